@@ -1,0 +1,124 @@
+package claude
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors/claude/jsonpos"
+	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// approvalModes normalizes permissions.defaultMode. dontAsk never prompts
+// (it denies what is not allowed), so like acceptEdits and auto no person
+// sees the actions it lets through.
+var approvalModes = map[string]string{
+	"bypassPermissions": "bypass",
+	"acceptEdits":       "auto",
+	"auto":              "auto",
+	"dontAsk":           "auto",
+	"plan":              "plan",
+	"default":           "default",
+}
+
+func (r *reader) permissions(v *jsonpos.Value, a *model.Agent) {
+	perms := r.object(v, "permissions")
+	if perms == nil {
+		return
+	}
+	if m := r.str(perms, "defaultMode"); m != nil {
+		a.ApprovalRaw = m
+		if mode, ok := approvalModes[m.Value]; ok {
+			a.ApprovalMode = &model.Str{Value: mode, Loc: m.Loc}
+		}
+	}
+	if d := r.str(perms, "disableBypassPermissionsMode"); d != nil {
+		a.BypassDisabled = &model.Bool{Value: d.Value == "disable", Loc: d.Loc}
+	}
+	a.Allow = r.strs(perms, "allow")
+	a.Deny = r.strs(perms, "deny")
+	a.Ask = r.strs(perms, "ask")
+}
+
+// sandbox reads the Bash sandbox. NetworkAccess stays nil: with the sandbox
+// on, network is limited to allowedDomains, and no key turns it fully on.
+func (r *reader) sandbox(v *jsonpos.Value, a *model.Agent) {
+	sb := r.object(v, "sandbox")
+	if sb == nil {
+		return
+	}
+	a.SandboxEnabled = r.boolean(sb, "enabled")
+	a.AllowUnsandboxed = r.boolean(sb, "allowUnsandboxedCommands")
+	a.ExcludedCommands = r.strs(sb, "excludedCommands")
+	if net := r.object(sb.Get("network"), "sandbox.network"); net != nil {
+		a.AllowedDomains = r.strs(net, "allowedDomains")
+		a.UnixSockets = r.strs(net, "allowUnixSockets")
+		a.AllowAllSockets = r.boolean(net, "allowAllUnixSockets")
+	}
+	r.object(sb.Get("filesystem"), "sandbox.filesystem")
+}
+
+// env reads the variables Claude Code sets for itself and every command it
+// runs: a literal token here is readable by the agent.
+func (r *reader) env(v *jsonpos.Value, a *model.Agent, doc *model.Document) {
+	env := r.object(v, "env")
+	if env == nil {
+		return
+	}
+	for _, m := range env.Members {
+		ev := model.EnvVar{Name: m.Key, SensitiveName: secrets.SensitiveName(m.Key), Loc: model.Loc{File: r.file, Line: m.Line}}
+		if m.Value.Kind == jsonpos.String {
+			ev.Secret = secrets.DetectNamed(m.Key, m.Value.Str)
+		}
+		if ev.Secret != nil {
+			doc.Credentials = append(doc.Credentials, model.Credential{
+				SecretRef: *ev.Secret, Where: "env", ReadableByAgent: true,
+				Context: "claude-code settings env " + m.Key, Loc: ev.Loc,
+			})
+		}
+		a.Env = append(a.Env, ev)
+	}
+}
+
+// redacted keeps a command (apiKeyHelper) without the secrets it may embed.
+func (r *reader) redacted(s *model.Str, key string, doc *model.Document) *model.Str {
+	for _, m := range secrets.Scan(s.Value) {
+		doc.Credentials = append(doc.Credentials, model.Credential{
+			SecretRef: m.SecretRef, Where: "settings", ReadableByAgent: true,
+			Context: "claude-code settings " + key, Loc: s.Loc,
+		})
+	}
+	return &model.Str{Value: secrets.Redact(s.Value), Loc: s.Loc}
+}
+
+// unknownKeys lists, by dotted path, keys of the audited objects that are
+// not in knownKeys.
+func (r *reader) unknownKeys(root *jsonpos.Value) []model.Str {
+	var out []model.Str
+	levels := make([]string, 0, len(knownKeys))
+	for l := range knownKeys {
+		levels = append(levels, l)
+	}
+	sort.Strings(levels)
+	for _, level := range levels {
+		obj := root
+		if level != "" {
+			obj = root.Path(strings.Split(level, ".")...)
+		}
+		if obj == nil || obj.Kind != jsonpos.Object {
+			continue
+		}
+		for _, m := range obj.Members {
+			if knownKeys[level][m.Key] {
+				continue
+			}
+			name := m.Key
+			if level != "" {
+				name = level + "." + m.Key
+			}
+			out = append(out, model.Str{Value: name, Loc: model.Loc{File: r.file, Line: m.Line}})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	return out
+}

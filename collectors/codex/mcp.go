@@ -1,0 +1,86 @@
+package codex
+
+import (
+	"github.com/sandbox-audit/sandbox-audit/collectors/codex/mcpcmd"
+	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// mcpServers reads [mcp_servers.<name>]. A server with enabled = false is
+// not launched and adds no MCPServer, but its literal secrets still sit in
+// the file and are reported.
+func (c *cfg) mcpServers(doc *model.Document) {
+	servers, _ := c.root["mcp_servers"].(map[string]any)
+	for _, name := range c.sortedKeys(servers, "mcp_servers") {
+		s, ok := servers[name].(map[string]any)
+		if !ok {
+			continue
+		}
+		key := func(k ...string) model.Loc { return c.loc(append([]string{"mcp_servers", name}, k...)...) }
+		ctx := "codex MCP server " + name
+		srv := model.MCPServer{Name: name, Config: "codex", Transport: "stdio", Loc: key()}
+		cred := func(r model.SecretRef, where, what string, loc model.Loc) {
+			doc.Credentials = append(doc.Credentials, model.Credential{SecretRef: r, Where: where, Context: ctx + " " + what, ReadableByAgent: true, Loc: loc})
+		}
+		srv.Command, _ = s["command"].(string)
+		srv.Command = secrets.Redact(srv.Command)
+		var args []string
+		if list, ok := s["args"].([]any); ok {
+			for _, a := range list {
+				if str, ok := a.(string); ok {
+					args = append(args, str)
+				}
+			}
+		}
+		launch := mcpcmd.ParseLaunch(srv.Command, args)
+		srv.Launcher, srv.Package, srv.Version, srv.Pinned = launch.Launcher, launch.Package, launch.Version, launch.Pinned
+		var found []mcpcmd.Found
+		srv.Args, found = mcpcmd.RedactArgs(args)
+		for _, f := range found {
+			cred(f.SecretRef, "arg", "arg "+f.Name, key("args"))
+		}
+		if u, ok := s["url"].(string); ok && u != "" {
+			srv.Transport = "http"
+			srv.PlainHTTP = mcpcmd.PlainHTTP(u)
+			srv.URL, found = mcpcmd.RedactURL(u)
+			for _, f := range found {
+				cred(f.SecretRef, "url", "url", key("url"))
+			}
+		}
+		env, _ := s["env"].(map[string]any)
+		for _, k := range c.sortedKeys(env, "mcp_servers", name, "env") {
+			v, _ := env[k].(string)
+			ev := mcpcmd.EnvVar(k, v, key("env", k))
+			srv.Env = append(srv.Env, ev)
+			if ev.Secret != nil {
+				cred(*ev.Secret, "env", "env "+k, ev.Loc)
+			}
+		}
+		// env_vars forwards variables of Codex's own environment by name.
+		if list, ok := s["env_vars"].([]any); ok {
+			for _, x := range list {
+				if n, ok := x.(string); ok {
+					srv.Env = append(srv.Env, model.EnvVar{Name: n, FromHost: n, SensitiveName: secrets.SensitiveName(n), Loc: key("env_vars")})
+				}
+			}
+		}
+		headers, _ := s["http_headers"].(map[string]any)
+		for _, h := range c.sortedKeys(headers, "mcp_servers", name, "http_headers") {
+			v, _ := headers[h].(string)
+			if r := secrets.DetectNamed(h, v); r != nil {
+				cred(*r, "header", "header "+h, key("http_headers", h))
+			}
+		}
+		if tok, ok := s["bearer_token"].(string); ok && tok != "" && !secrets.IsReference(tok) {
+			r := secrets.Detect(tok)
+			if r == nil {
+				r = &model.SecretRef{Kind: "bearer-token", Lifetime: "unknown", Fingerprint: secrets.Fingerprint(tok)}
+			}
+			cred(*r, "settings", "bearer_token", key("bearer_token"))
+		}
+		if enabled, ok := s["enabled"].(bool); ok && !enabled {
+			continue
+		}
+		doc.MCPServers = append(doc.MCPServers, srv)
+	}
+}

@@ -1,0 +1,94 @@
+package mcpcmd
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+func TestParseLaunch(t *testing.T) {
+	tests := []struct {
+		cmd  string
+		args []string
+		want Launch
+	}{
+		{"npx", []string{"-y", "@modelcontextprotocol/server-github"}, Launch{"npx", "@modelcontextprotocol/server-github", "", false}},
+		{"npx", []string{"-y", "@scope/pkg@1.2.3", "--port", "1"}, Launch{"npx", "@scope/pkg", "1.2.3", true}},
+		{"npx", []string{"pkg@latest"}, Launch{"npx", "pkg", "latest", false}},
+		{"npx", []string{"pkg@^1.2.0"}, Launch{"npx", "pkg", "^1.2.0", false}},
+		{"/usr/bin/npx", []string{"--package=mcp-remote@0.1.9", "mcp-remote", "https://x"}, Launch{"npx", "mcp-remote", "0.1.9", true}},
+		{"cmd", []string{"/c", "npx", "-y", "srv@2.0.0"}, Launch{"npx", "srv", "2.0.0", true}},
+		{"pnpm", []string{"dlx", "srv"}, Launch{"pnpm", "srv", "", false}},
+		{"uvx", []string{"mcp-server-fetch"}, Launch{"uvx", "mcp-server-fetch", "", false}},
+		{"uvx", []string{"mcp-server-git==0.6.2"}, Launch{"uvx", "mcp-server-git", "0.6.2", true}},
+		{"uvx", []string{"--from", "pkg>=1", "cmd"}, Launch{"uvx", "pkg", "", false}},
+		{"pipx", []string{"run", "--spec", "tool==1.0", "tool"}, Launch{"pipx", "tool", "1.0", true}},
+		{"docker", []string{"run", "-i", "--rm", "-e", "TOKEN", "ghcr.io/github/github-mcp-server"}, Launch{"docker", "ghcr.io/github/github-mcp-server", "", false}},
+		{"docker", []string{"run", "localhost:5000/img:v1"}, Launch{"docker", "localhost:5000/img", "v1", false}},
+		{"docker", []string{"run", "img@sha256:abc"}, Launch{"docker", "img", "sha256:abc", true}},
+		{"/opt/bin/server", []string{"--stdio"}, Launch{}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, ParseLaunch(tt.cmd, tt.args)); diff != "" {
+			t.Errorf("ParseLaunch(%s %v) (-want +got):\n%s", tt.cmd, tt.args, diff)
+		}
+	}
+}
+
+const fakePAT = "ghp_OhbVrpoiVgRV5IfLBcbfnoGMbJmTPSIAoCLr"
+
+func TestRedactArgs(t *testing.T) {
+	out, found := RedactArgs([]string{"--token", fakePAT, "--api-key=" + fakePAT, "-e", "GITHUB_TOKEN=" + fakePAT, "-e", "GITHUB_TOKEN", "plain", "${TOKEN}"})
+	for _, a := range out {
+		if strings.Contains(a, fakePAT) {
+			t.Errorf("secret left in %q", a)
+		}
+	}
+	if out[2][:10] != "--api-key=" || out[4][:13] != "GITHUB_TOKEN=" || out[6] != "GITHUB_TOKEN" || out[7] != "plain" || out[8] != "${TOKEN}" {
+		t.Errorf("redacted args = %q", out)
+	}
+	var names []string
+	for _, f := range found {
+		names = append(names, f.Name)
+	}
+	if diff := cmp.Diff([]string{"token", "api-key", "GITHUB_TOKEN"}, names); diff != "" {
+		t.Errorf("found (-want +got):\n%s", diff)
+	}
+}
+
+func TestRedactURL(t *testing.T) {
+	u, found := RedactURL("https://user:" + fakePAT + "@mcp.example.com/sse?key=abc&mode=x")
+	if strings.Contains(u, fakePAT) || strings.Contains(u, "abc") || len(found) != 1 {
+		t.Errorf("RedactURL = %q, %v", u, found)
+	}
+	if u, _ := RedactURL("https://mcp.example.com/mcp"); u != "https://mcp.example.com/mcp" {
+		t.Errorf("clean URL changed: %q", u)
+	}
+}
+
+func TestPlainHTTP(t *testing.T) {
+	for raw, want := range map[string]bool{
+		"http://mcp.example.com/x": true, "http://10.0.0.5:8080": true, "https://mcp.example.com": false,
+		"http://localhost:3000": false, "http://127.0.0.1/x": false, "http://[::1]:80": false, "stdio": false,
+	} {
+		if got := PlainHTTP(raw); got != want {
+			t.Errorf("PlainHTTP(%q) = %v, want %v", raw, got, want)
+		}
+	}
+}
+
+func TestEnvVar(t *testing.T) {
+	loc := model.Loc{File: "f", Line: 3}
+	if ev := EnvVar("GITHUB_TOKEN", "${GH_TOKEN}", loc); ev.FromHost != "GH_TOKEN" || ev.Secret != nil || !ev.SensitiveName {
+		t.Errorf("reference: %+v", ev)
+	}
+	if ev := EnvVar("GITHUB_TOKEN", fakePAT, loc); ev.Secret == nil || ev.FromHost != "" {
+		t.Errorf("literal: %+v", ev)
+	}
+	if ev := EnvVar("LOG_LEVEL", "debug", loc); ev.Secret != nil || ev.SensitiveName {
+		t.Errorf("plain: %+v", ev)
+	}
+}

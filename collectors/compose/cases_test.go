@@ -1,0 +1,319 @@
+package compose
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+const f = "compose.yaml"
+
+func l(n int) model.Loc             { return model.Loc{File: f, Line: n} }
+func s(v string, n int) model.Str   { return model.Str{Value: v, Loc: l(n)} }
+func sp(v string, n int) *model.Str { x := s(v, n); return &x }
+func bp(v bool, n int) *model.Bool  { return &model.Bool{Value: v, Loc: l(n)} }
+func wl(name string, n int) model.Workload {
+	return model.Workload{ID: "compose:" + f + ":" + name, Source: "compose", Name: name, Loc: l(n)}
+}
+
+func TestCollectCases(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []model.Workload
+	}{{
+		name: "merge keys: explicit wins, first merged wins, !reset drops, x- skipped",
+		src: `x-base: &base
+  user: base
+  privileged: true
+  read_only: true
+x-more: &more
+  user: more
+  runtime: kata-qemu
+services:
+  x-not-a-service: {image: nope}
+  app:
+    <<: [*base, *more]
+    privileged: false
+    read_only: !reset null
+    x-note: ignored
+`,
+		want: []model.Workload{func() model.Workload {
+			w := wl("app", 10)
+			w.User = sp("base", 2)
+			w.Privileged = bp(false, 12)
+			w.Runtime = sp("kata", 7)
+			return w
+		}()},
+	}, {
+		name: "egress: none, internal default, all internal, one external, shared namespace",
+		src: `services:
+  none: {network_mode: none}
+  implicit: {image: a}
+  both:
+    networks:
+      back: {}
+      default:
+  mixed: {networks: [back, front]}
+  shared: {network_mode: "service:none"}
+networks:
+  default: {internal: true}
+  back:
+    internal: true
+  front: {}
+`,
+		want: []model.Workload{
+			func() model.Workload {
+				w := wl("none", 2)
+				w.NetworkMode = sp("none", 2)
+				w.Egress = &model.Egress{Restricted: true, By: "network_mode: none", Loc: l(2)}
+				return w
+			}(),
+			func() model.Workload {
+				w := wl("implicit", 3)
+				w.Image = sp("a", 3)
+				w.Egress = &model.Egress{Restricted: true, By: "internal network: default", Loc: l(11)}
+				return w
+			}(),
+			func() model.Workload {
+				w := wl("both", 4)
+				w.Egress = &model.Egress{Restricted: true, By: "internal network: back, default", Loc: l(5)}
+				return w
+			}(),
+			wl("mixed", 8),
+			func() model.Workload {
+				w := wl("shared", 9)
+				w.NetworkMode = sp("service:none", 9)
+				return w
+			}(),
+		},
+	}, {
+		name: "volumes, tmpfs and ports in every syntax",
+		src: `services:
+  v:
+    volumes:
+      - /data
+      - 'C:\Users\me\.ssh:/root/.ssh:ro,z'
+      - ${SSH_DIR:-/home/me/.ssh}:/root/.ssh:ro
+      - cache:/cache:nocopy
+      - type: tmpfs
+        target: /scratch
+      - type: npipe
+        source: \\.\pipe\docker_engine
+        target: \\.\pipe\docker_engine
+      - {type: bind, source: ./src, target: /src, read_only: true}
+      - {source: /etc, target: /host-etc}
+    tmpfs: /run
+    ports:
+      - 3000
+      - "127.0.0.1:8080:80/tcp"
+      - {target: 80, published: "8081", host_ip: 0.0.0.0, protocol: udp}
+      - {target: 9000}
+`,
+		want: []model.Workload{func() model.Workload {
+			w := wl("v", 2)
+			w.Mounts = []model.Mount{
+				{Type: "volume", Target: "/data", Persistent: true, Loc: l(4)},
+				{Type: "bind", Source: `C:\Users\me\.ssh`, Target: "/root/.ssh", ReadOnly: true, Persistent: true, Loc: l(5)},
+				{Type: "bind", Source: "${SSH_DIR:-/home/me/.ssh}", Target: "/root/.ssh", ReadOnly: true, Persistent: true, Loc: l(6)},
+				{Type: "volume", Source: "cache", Target: "/cache", Persistent: true, Loc: l(7)},
+				{Type: "tmpfs", Target: "/scratch", Loc: l(8)},
+				{Type: "bind", Source: `\\.\pipe\docker_engine`, Target: `\\.\pipe\docker_engine`, Persistent: true, Loc: l(10)},
+				{Type: "bind", Source: "./src", Target: "/src", ReadOnly: true, Persistent: true, Loc: l(13)},
+				{Type: "bind", Source: "/etc", Target: "/host-etc", Persistent: true, Loc: l(14)},
+				{Type: "tmpfs", Target: "/run", Loc: l(15)},
+			}
+			w.Ports = []model.Str{s("3000", 17), s("127.0.0.1:8080:80/tcp", 18), s("0.0.0.0:8081:80/udp", 19), s("9000", 20)}
+			return w
+		}()},
+	}, {
+		name: "environment: list and map, forwarding, escapes, defaults holding secrets",
+		src: `services:
+  e:
+    environment:
+      - PLAIN=1
+      - EMPTY=
+      - GH_TOKEN=${GITHUB_TOKEN}
+      - DB_URL=postgres://app:$DB_PASSWORD@db/app
+      - PRICE=$$5
+      - FALLBACK=${TOKEN:-` + fakePAT + `}
+      - =nameless
+  m:
+    env_file: [{path: ./a.env, required: false}, b.env]
+    environment:
+      PASSWORD:
+      PORT: 8080
+      SESSION_SECRET: "kq8Zt2Vx9Lm4Rb7Nw3Hp"
+    cap_add: [CAP_SYS_PTRACE, " net_raw "]
+    security_opt: ["seccomp=unconfined", "no-new-privileges"]
+  n: {env_file: single.env}
+`,
+		want: []model.Workload{func() model.Workload {
+			w := wl("e", 2)
+			w.Env = []model.EnvVar{
+				{Name: "PLAIN", Loc: l(4)},
+				{Name: "EMPTY", Loc: l(5)},
+				{Name: "GH_TOKEN", SensitiveName: true, FromHost: "GITHUB_TOKEN", Loc: l(6)},
+				{Name: "DB_URL", FromHost: "DB_PASSWORD", Loc: l(7)},
+				{Name: "PRICE", Loc: l(8)},
+				{Name: "FALLBACK", FromHost: "TOKEN", Secret: pat(), Loc: l(9)},
+			}
+			return w
+		}(), func() model.Workload {
+			w := wl("m", 11)
+			w.Env = []model.EnvVar{
+				{Name: "PASSWORD", SensitiveName: true, FromHost: "PASSWORD", Loc: l(14)},
+				{Name: "PORT", Loc: l(15)},
+				{Name: "SESSION_SECRET", SensitiveName: true, Loc: l(16), Secret: secrets.DetectNamed("SESSION_SECRET", "kq8Zt2Vx9Lm4Rb7Nw3Hp")},
+			}
+			w.CapAdd = []model.Str{s("SYS_PTRACE", 17), s("NET_RAW", 17)}
+			w.SecurityOpt = []model.Str{s("seccomp=unconfined", 18), s("no-new-privileges", 18)}
+			w.Seccomp = sp("unconfined", 18)
+			w.AllowPrivEsc = bp(false, 18)
+			w.EnvFiles = []model.Str{s("./a.env", 12), s("b.env", 12)}
+			return w
+		}(), func() model.Workload {
+			w := wl("n", 19)
+			w.EnvFiles = []model.Str{s("single.env", 19)}
+			return w
+		}()},
+	}, {
+		name: "runtimes and unresolved booleans",
+		src: `services:
+  a: {runtime: io.containerd.runsc.v1, privileged: "${PRIV}"}
+  b: {runtime: sysbox-runc, pid: "container:x", ipc: shareable}
+---
+services:
+  c: {runtime: gvisor}
+`,
+		want: []model.Workload{
+			func() model.Workload { w := wl("a", 2); w.Runtime = sp("gvisor", 2); return w }(),
+			func() model.Workload { w := wl("b", 3); w.Runtime = sp("sysbox-runc", 3); return w }(),
+			func() model.Workload { w := wl("c", 6); w.Runtime = sp("gvisor", 6); return w }(),
+		},
+	}, {
+		name: "not compose: kubernetes manifest, empty services, empty file",
+		src:  "apiVersion: v1\nkind: Pod\nservices: {a: {}}\n---\nservices:\n---\n",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := collect(t, f, []byte(tt.src))
+			if diff := cmp.Diff(tt.want, doc.Workloads); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			checkConsistent(t, f, []byte(tt.src), doc)
+		})
+	}
+}
+
+// bomb is the classic billion-laughs document: 9 levels of 9 aliases.
+func bomb() string {
+	var b strings.Builder
+	b.WriteString("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n")
+	prev := "a"
+	for _, n := range []string{"b", "c", "d", "e", "f", "g", "h", "i"} {
+		b.WriteString(n + ": &" + n + " [" + strings.Repeat("*"+prev+",", 8) + "*" + prev + "]\n")
+		prev = n
+	}
+	b.WriteString("services:\n  app:\n    cap_add: *i\n")
+	return b.String()
+}
+
+func TestCredentialsOutsideEnvironment(t *testing.T) {
+	src := `services:
+  a:
+    build:
+      context: .
+      args:
+        NPM_TOKEN: ` + fakePAT + `
+        PLAIN: "1"
+  b:
+    build: {args: ["GH_TOKEN=` + fakePAT + `", "REF=${GH_TOKEN}"]}
+    command: ["sh", "-c", "git clone https://x:` + fakePAT + `@github.com/o/r"]
+    entrypoint: run --token ` + fakePAT + `
+`
+	doc := collect(t, f, []byte(src))
+	cred := func(where, ctx string, line int) model.Credential {
+		return model.Credential{SecretRef: *pat(), Where: where, Context: ctx, ReadableByAgent: true, Loc: l(line)}
+	}
+	var want []model.Credential
+	want = append(want, cred("arg", "compose service a build arg NPM_TOKEN", 6), cred("arg", "compose service b build arg GH_TOKEN", 9))
+	for _, m := range secrets.Scan("git clone https://x:" + fakePAT + "@github.com/o/r") {
+		want = append(want, model.Credential{SecretRef: m.SecretRef, Where: "arg", Context: "compose service b command", ReadableByAgent: true, Loc: l(10)})
+	}
+	want = append(want, cred("arg", "compose service b entrypoint", 11))
+	if diff := cmp.Diff(want, doc.Credentials); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	for _, w := range doc.Workloads {
+		if len(w.Env) != 0 {
+			t.Errorf("build args or commands reached %s's env: %+v", w.Name, w.Env)
+		}
+	}
+}
+
+// mergeBomb nests merge keys instead of sequences: each level merges the
+// previous one nine times.
+func mergeBomb() string {
+	var b strings.Builder
+	b.WriteString("x-a: &a {k: v, privileged: true}\n")
+	prev := "a"
+	for _, n := range []string{"b", "c", "d", "e", "f", "g", "h", "i"} {
+		b.WriteString("x-" + n + ": &" + n + " {<<: [" + strings.Repeat("*"+prev+",", 8) + "*" + prev + "]}\n")
+		prev = n
+	}
+	b.WriteString("services:\n  app:\n    <<: *i\n")
+	return b.String()
+}
+
+func TestMalformed(t *testing.T) {
+	tests := []struct {
+		name, src string
+		line      int
+		msg       string
+		services  []string // still collected despite the error
+	}{
+		{name: "bad yaml", src: "services:\n  app:\n    image: [a\n", line: 2, msg: "did not find expected"},
+		{name: "binary junk", src: "\x00\x01\x02\xff\xfe\x00", msg: "yaml"},
+		{name: "alias bomb", src: bomb(), msg: "excessive aliasing"},
+		{name: "merge bomb", src: mergeBomb(), msg: "excessive aliasing"},
+		{name: "duplicate key", src: "services:\n  a: {}\n  a: {}\n", line: 3, msg: "already defined"},
+		{name: "top level sequence", src: "- services\n", line: 1, msg: "top level is a sequence"},
+		{name: "services is a list", src: "services:\n  - app\n", line: 2, msg: "services is a sequence"},
+		{name: "non-map services, others kept", src: "services:\n  ok: {image: a}\n  bad: nginx\n  nul:\n  ok2: {image: b}\n",
+			line: 3, msg: `service "bad" is a scalar "nginx", not a mapping (and 1 more)`, services: []string{"ok", "ok2"}},
+		{name: "bad merge", src: "services:\n  a:\n    <<: 1\n", line: 3, msg: "map merge requires"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := &model.Document{}
+			start := time.Now()
+			err := New().Collect(context.Background(), f, []byte(tt.src), doc)
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("took %v", d)
+			}
+			var pe *collectors.ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("err = %v, want *collectors.ParseError", err)
+			}
+			if (tt.line != 0 && pe.Line != tt.line) || !strings.Contains(pe.Error(), tt.msg) {
+				t.Errorf("err = line %d %q, want line %d containing %q", pe.Line, pe.Error(), tt.line, tt.msg)
+			}
+			var got []string
+			for _, w := range doc.Workloads {
+				got = append(got, w.Name)
+			}
+			if diff := cmp.Diff(tt.services, got); diff != "" {
+				t.Errorf("services (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

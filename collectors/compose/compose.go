@@ -1,0 +1,211 @@
+// Package compose collects Docker Compose services as workloads: their
+// privileges, host namespaces, mounts, environment (secret classification
+// only) and what their networks say about egress.
+package compose
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// Collector reads docker-compose*.yml / compose*.yaml files.
+type Collector struct{}
+
+var _ collectors.Collector = Collector{}
+
+// New returns the compose collector.
+func New() Collector { return Collector{} }
+
+// Name implements collectors.Collector.
+func (Collector) Name() string { return "compose" }
+
+// Match accepts docker-compose*.yml|yaml and compose*.yml|yaml in any
+// directory, except under .github/workflows where a "compose.yml" is a
+// workflow.
+func (Collector) Match(p string) bool {
+	if strings.HasPrefix(p, ".github/workflows/") || strings.Contains(p, "/.github/workflows/") {
+		return false
+	}
+	base := strings.ToLower(path.Base(p))
+	ext := path.Ext(base)
+	if ext != ".yml" && ext != ".yaml" {
+		return false
+	}
+	return strings.HasPrefix(base, "docker-compose") || strings.HasPrefix(base, "compose")
+}
+
+// Collect parses one compose file. A service that is not a mapping is
+// reported after the others were collected, so one bad entry does not hide
+// the rest of the file.
+func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.Document) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("collect compose file: %w", err)
+	}
+	roots, err := parse(data)
+	if err != nil {
+		return err
+	}
+	var bad []*collectors.ParseError
+	for _, root := range roots {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("collect compose file: %w", err)
+		}
+		bad = append(bad, collectDoc(p, root, doc)...)
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	first := bad[0]
+	if len(bad) > 1 {
+		first.Err = fmt.Errorf("%w (and %d more)", first.Err, len(bad)-1)
+	}
+	return first
+}
+
+// parse reads every YAML document of the stream as a node tree. Each tree is
+// also decoded once into plain values: that pass applies yaml.v3's limits
+// on alias expansion (an alias bomb fails fast here instead of in our
+// walk) and rejects duplicate keys, as compose itself does.
+func parse(data []byte) ([]*yaml.Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var roots []*yaml.Node
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			return roots, nil
+		}
+		if err != nil {
+			return nil, &collectors.ParseError{Line: errLine(err), Err: fmt.Errorf("parse compose file: %w", err)}
+		}
+		var v any
+		if err := n.Decode(&v); err != nil {
+			line := errLine(err)
+			if line == 0 {
+				line = badMergeLine(&n, 0)
+			}
+			return nil, &collectors.ParseError{Line: line, Err: fmt.Errorf("parse compose file: %w", err)}
+		}
+		if len(n.Content) > 0 {
+			roots = append(roots, n.Content[0])
+		}
+	}
+}
+
+// badMergeLine finds a merge key whose value is not a mapping or a list of
+// mappings, the one decode error yaml.v3 reports without a line.
+func badMergeLine(n *yaml.Node, depth int) int {
+	if n == nil || depth > 10000 {
+		return 0
+	}
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; isMerge(k) && !mergeable(n.Content[i+1]) {
+				return k.Line
+			}
+		}
+	}
+	for _, c := range n.Content {
+		if l := badMergeLine(c, depth+1); l > 0 {
+			return l
+		}
+	}
+	return 0
+}
+
+func mergeable(v *yaml.Node) bool {
+	v = resolve(v)
+	if v == nil {
+		return false
+	}
+	if v.Kind == yaml.SequenceNode {
+		for _, it := range v.Content {
+			if it = resolve(it); it == nil || it.Kind != yaml.MappingNode {
+				return false
+			}
+		}
+		return true
+	}
+	return v.Kind == yaml.MappingNode
+}
+
+var lineRe = regexp.MustCompile(`line (\d+)`)
+
+// errLine pulls the line out of a yaml.v3 error; yaml.v3 only says it in
+// the message.
+func errLine(err error) int {
+	if m := lineRe.FindStringSubmatch(err.Error()); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	return 0
+}
+
+// collectDoc turns one YAML document into workloads.
+func collectDoc(file string, top *yaml.Node, doc *model.Document) []*collectors.ParseError {
+	if top.Kind == yaml.ScalarNode && top.Tag == "!!null" {
+		return nil // an empty document, e.g. after a trailing "---"
+	}
+	if top.Kind != yaml.MappingNode {
+		return []*collectors.ParseError{{Line: top.Line, Err: fmt.Errorf("top level is %s, not a mapping", kindName(top))}}
+	}
+	es := mapping(top)
+	if get(es, "apiVersion") != nil && get(es, "kind") != nil {
+		return nil // a Kubernetes manifest that happens to be named compose.yaml
+	}
+	internal := internalNetworks(es)
+	services := get(es, "services")
+	if services == nil {
+		return nil
+	}
+	if services.Kind != yaml.MappingNode {
+		if services.Kind == yaml.ScalarNode && services.Tag == "!!null" {
+			return nil // "services:" with nothing under it
+		}
+		return []*collectors.ParseError{{Line: services.Line, Err: fmt.Errorf("services is %s, not a mapping", kindName(services))}}
+	}
+	var bad []*collectors.ParseError
+	for _, e := range mapping(services) {
+		name := e.key.Value
+		if strings.HasPrefix(name, "x-") {
+			continue // extension field, not a service
+		}
+		if e.val.Kind != yaml.MappingNode {
+			bad = append(bad, &collectors.ParseError{Line: e.key.Line, Err: fmt.Errorf("service %q is %s, not a mapping", name, kindName(e.val))})
+			continue
+		}
+		s := newService(file, name, e.key.Line)
+		s.read(mapping(e.val))
+		s.egress(internal)
+		doc.Workloads = append(doc.Workloads, s.w)
+		doc.Credentials = append(doc.Credentials, s.creds...)
+	}
+	return bad
+}
+
+// internalNetworks maps each top-level network declared internal: true to
+// where it says so.
+func internalNetworks(top []entry) map[string]model.Loc {
+	out := map[string]model.Loc{}
+	for _, e := range mapping(get(top, "networks")) {
+		def := mapping(e.val)
+		if v := get(def, "internal"); v != nil {
+			if b, ok := boolean(v); ok && b {
+				out[e.key.Value] = model.Loc{Line: v.Line}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,212 @@
+package compose
+
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// service accumulates the facts of one compose service.
+type service struct {
+	file  string
+	w     model.Workload
+	creds []model.Credential
+	// networks the service joins; set is false when the key is absent, in
+	// which case compose attaches it to the "default" network.
+	networks    []string
+	networksSet bool
+	networksAt  int
+}
+
+func newService(file, name string, line int) *service {
+	return &service{file: file, w: model.Workload{
+		ID: "compose:" + file + ":" + name, Source: "compose", Name: name,
+		Loc: model.Loc{File: file, Line: line},
+	}}
+}
+
+func (s *service) loc(n *yaml.Node) model.Loc { return model.Loc{File: s.file, Line: n.Line} }
+
+func (s *service) str(n *yaml.Node) *model.Str {
+	v, ok := scalar(n)
+	if !ok {
+		return nil
+	}
+	return &model.Str{Value: v, Loc: s.loc(n)}
+}
+
+func (s *service) boolean(n *yaml.Node) *model.Bool {
+	b, ok := boolean(n)
+	if !ok {
+		return nil
+	}
+	return &model.Bool{Value: b, Loc: s.loc(n)}
+}
+
+// read applies every key of the service mapping it knows; extension fields
+// (x-…) and keys without a security meaning are ignored.
+func (s *service) read(es []entry) {
+	w := &s.w
+	for _, e := range es {
+		v := e.val
+		switch e.key.Value {
+		case "image":
+			w.Image = s.str(v)
+		case "privileged":
+			w.Privileged = s.boolean(v)
+		case "user":
+			w.User = s.str(v)
+		case "read_only":
+			w.ReadOnlyRoot = s.boolean(v)
+		case "restart":
+			w.Restart = s.str(v)
+		case "runtime":
+			if r := s.str(v); r != nil {
+				r.Value = normalizeRuntime(r.Value)
+				w.Runtime = r
+			}
+		case "cap_add":
+			w.CapAdd = append(w.CapAdd, s.caps(v)...)
+		case "cap_drop":
+			w.CapDrop = append(w.CapDrop, s.caps(v)...)
+		case "security_opt":
+			s.securityOpts(v)
+		case "network_mode":
+			if m := s.str(v); m != nil {
+				w.NetworkMode = m
+				if m.Value == "host" {
+					w.HostNetwork = &model.Bool{Value: true, Loc: m.Loc}
+				}
+			}
+		case "pid":
+			if m, ok := scalar(v); ok && m == "host" {
+				w.HostPID = &model.Bool{Value: true, Loc: s.loc(v)}
+			}
+		case "ipc":
+			if m, ok := scalar(v); ok && m == "host" {
+				w.HostIPC = &model.Bool{Value: true, Loc: s.loc(v)}
+			}
+		case "networks":
+			s.readNetworks(e)
+		case "volumes":
+			s.volumes(v)
+		case "tmpfs":
+			s.tmpfs(v)
+		case "environment":
+			s.environment(v)
+		case "env_file":
+			s.envFiles(v)
+		case "ports":
+			s.ports(v)
+		case "build":
+			s.buildArgs(v)
+		case "command", "entrypoint":
+			s.commandSecrets(e.key.Value, v)
+		}
+	}
+}
+
+// caps normalizes capability names: upper case without the CAP_ prefix.
+func (s *service) caps(n *yaml.Node) []model.Str {
+	var out []model.Str
+	for _, it := range items(n) {
+		if c, ok := scalar(it); ok && strings.TrimSpace(c) != "" {
+			out = append(out, model.Str{Value: normalizeCap(c), Loc: s.loc(it)})
+		}
+	}
+	return out
+}
+
+func normalizeCap(c string) string {
+	return strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(c)), "CAP_")
+}
+
+// securityOpts keeps options as written and derives the two that matter
+// most: an unconfined seccomp profile and no-new-privileges.
+func (s *service) securityOpts(n *yaml.Node) {
+	for _, it := range items(n) {
+		o := s.str(it)
+		if o == nil {
+			continue
+		}
+		s.w.SecurityOpt = append(s.w.SecurityOpt, *o)
+		key, val := splitOpt(o.Value)
+		switch key {
+		case "seccomp":
+			if val == "unconfined" {
+				s.w.Seccomp = &model.Str{Value: "unconfined", Loc: o.Loc}
+			}
+		case "no-new-privileges":
+			if val == "" || val == "true" {
+				s.w.AllowPrivEsc = &model.Bool{Value: false, Loc: o.Loc}
+			}
+		}
+	}
+}
+
+// splitOpt splits "seccomp:unconfined" or "seccomp=unconfined".
+func splitOpt(o string) (string, string) {
+	if i := strings.IndexAny(o, ":="); i >= 0 {
+		return strings.ToLower(o[:i]), o[i+1:]
+	}
+	return strings.ToLower(o), ""
+}
+
+// normalizeRuntime maps OCI runtime and containerd shim names to the
+// isolation they provide.
+func normalizeRuntime(r string) string {
+	l := strings.ToLower(strings.TrimSpace(r))
+	switch {
+	case strings.Contains(l, "runsc") || l == "gvisor":
+		return "gvisor"
+	case strings.Contains(l, "kata"):
+		return "kata"
+	case l == "runc" || l == "io.containerd.runc.v2":
+		return "runc"
+	}
+	return r
+}
+
+func (s *service) readNetworks(e entry) {
+	s.networksSet = true
+	s.networksAt = e.key.Line
+	if its := items(e.val); its != nil {
+		for _, it := range its {
+			if name, ok := scalar(it); ok {
+				s.networks = append(s.networks, name)
+			}
+		}
+		return
+	}
+	for _, ne := range mapping(e.val) {
+		s.networks = append(s.networks, ne.key.Value)
+	}
+}
+
+// egress is restricted when the service has no network at all or joins
+// only networks declared internal (no route out of the host).
+func (s *service) egress(internal map[string]model.Loc) {
+	if m := s.w.NetworkMode; m != nil {
+		if m.Value == "none" {
+			s.w.Egress = &model.Egress{Restricted: true, By: "network_mode: none", Loc: m.Loc}
+		}
+		return
+	}
+	nets, line := s.networks, s.networksAt
+	if !s.networksSet || len(nets) == 0 {
+		nets = []string{"default"}
+		line = internal["default"].Line
+	}
+	for _, n := range nets {
+		if _, ok := internal[n]; !ok {
+			return
+		}
+	}
+	s.w.Egress = &model.Egress{
+		Restricted: true,
+		By:         "internal network: " + strings.Join(nets, ", "),
+		Loc:        model.Loc{File: s.file, Line: line},
+	}
+}

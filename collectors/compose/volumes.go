@@ -1,0 +1,161 @@
+package compose
+
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// volumes reads both the short ("src:dst:ro") and the long syntax.
+func (s *service) volumes(n *yaml.Node) {
+	for _, it := range items(n) {
+		if it.Kind == yaml.MappingNode {
+			s.longVolume(mapping(it), s.loc(it))
+			continue
+		}
+		v, ok := scalar(it)
+		if !ok {
+			continue
+		}
+		src, dst, mode := splitVolume(v)
+		m := model.Mount{Source: src, Target: dst, Loc: s.loc(it)}
+		m.Type = sourceType(src)
+		for _, o := range strings.Split(mode, ",") {
+			if o == "ro" {
+				m.ReadOnly = true
+			}
+		}
+		// Named and host volumes outlive the container; so do anonymous
+		// ones, which compose carries over when it recreates a service.
+		m.Persistent = true
+		s.w.Mounts = append(s.w.Mounts, m)
+	}
+}
+
+func (s *service) longVolume(es []entry, loc model.Loc) {
+	m := model.Mount{Loc: loc}
+	if v, ok := scalar(get(es, "source")); ok {
+		m.Source = v
+	}
+	if v, ok := scalar(get(es, "target")); ok {
+		m.Target = v
+	}
+	if ro, ok := boolean(get(es, "read_only")); ok {
+		m.ReadOnly = ro
+	}
+	m.Type, _ = scalar(get(es, "type"))
+	switch m.Type {
+	case "":
+		m.Type = sourceType(m.Source)
+	case "npipe":
+		m.Type = "bind" // a host named pipe, e.g. the Windows Docker engine
+	}
+	m.Persistent = m.Type == "bind" || m.Type == "volume"
+	s.w.Mounts = append(s.w.Mounts, m)
+}
+
+// sourceType tells a host path from a named volume the way compose does:
+// paths start with /, ., ~ or a drive letter; a variable is taken for a
+// path because that is how $HOME, $PWD and friends are used.
+func sourceType(src string) string {
+	switch {
+	case src == "":
+		return "volume"
+	case strings.ContainsAny(src[:1], "/.~$\\"), isDrive(src):
+		return "bind"
+	}
+	return "volume"
+}
+
+func isDrive(s string) bool {
+	return len(s) >= 3 && s[1] == ':' && (s[2] == '\\' || s[2] == '/') &&
+		(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z')
+}
+
+// splitVolume splits the short syntax at colons that are not part of a
+// Windows drive or of a ${VAR:-default} interpolation.
+func splitVolume(v string) (src, dst, mode string) {
+	var parts []string
+	start, depth := 0, 0
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '{':
+			depth++
+		case '}':
+			if depth > 0 {
+				depth--
+			}
+		case ':':
+			if depth > 0 || (i == start+1 && isDrive(v[start:])) {
+				continue
+			}
+			parts = append(parts, v[start:i])
+			start = i + 1
+		}
+	}
+	parts = append(parts, v[start:])
+	switch len(parts) {
+	case 1:
+		return "", parts[0], "" // anonymous volume
+	case 2:
+		return parts[0], parts[1], ""
+	}
+	return parts[0], parts[1], strings.Join(parts[2:], ":")
+}
+
+func (s *service) tmpfs(n *yaml.Node) {
+	its := items(n)
+	if its == nil {
+		its = []*yaml.Node{resolve(n)}
+	}
+	for _, it := range its {
+		if t, ok := scalar(it); ok {
+			target, _, _ := strings.Cut(t, ":")
+			s.w.Mounts = append(s.w.Mounts, model.Mount{Type: "tmpfs", Target: target, Loc: s.loc(it)})
+		}
+	}
+}
+
+// ports keeps published ports as written; the long syntax is rendered in
+// the short one so rules see one form.
+func (s *service) ports(n *yaml.Node) {
+	for _, it := range items(n) {
+		if it.Kind != yaml.MappingNode {
+			if p := s.str(it); p != nil {
+				s.w.Ports = append(s.w.Ports, *p)
+			}
+			continue
+		}
+		es := mapping(it)
+		target, _ := scalar(get(es, "target"))
+		out := target
+		if pub, ok := scalar(get(es, "published")); ok {
+			out = pub + ":" + out
+			if ip, ok := scalar(get(es, "host_ip")); ok {
+				out = ip + ":" + out
+			}
+		}
+		if proto, ok := scalar(get(es, "protocol")); ok {
+			out += "/" + proto
+		}
+		s.w.Ports = append(s.w.Ports, model.Str{Value: out, Loc: s.loc(it)})
+	}
+}
+
+// envFiles accepts a path, a list of paths, or a list of {path, required}.
+func (s *service) envFiles(n *yaml.Node) {
+	its := items(n)
+	if its == nil {
+		its = []*yaml.Node{resolve(n)}
+	}
+	for _, it := range its {
+		if it != nil && it.Kind == yaml.MappingNode {
+			it = get(mapping(it), "path")
+		}
+		if p := s.str(it); p != nil {
+			s.w.EnvFiles = append(s.w.EnvFiles, *p)
+		}
+	}
+}

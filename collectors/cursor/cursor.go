@@ -1,0 +1,113 @@
+// Package cursor collects Cursor's agent sandbox settings
+// (.cursor/sandbox.json): the sandbox type, the network policy and its
+// allowlist, and keys Cursor does not document (the format is young and
+// partly unverified, so a misspelt key is worth a look).
+package cursor
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/claude/jsonpos"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// Collector reads .cursor/sandbox.json.
+type Collector struct{}
+
+// New returns the Cursor sandbox collector.
+func New() *Collector { return &Collector{} }
+
+// Name implements collectors.Collector.
+func (*Collector) Name() string { return "cursor" }
+
+// Match accepts sandbox.json in a .cursor directory (workspace or ~/.cursor).
+func (*Collector) Match(p string) bool {
+	return path.Base(p) == "sandbox.json" && path.Base(path.Dir(p)) == ".cursor"
+}
+
+// knownKeys are the keys of Cursor's sandbox.json reference, per object.
+var knownKeys = map[string]map[string]bool{
+	"": {"$schema": true, "type": true, "additionalReadwritePaths": true, "additionalReadonlyPaths": true,
+		"additionalReadPaths": true, "readBoundary": true, "disableTmpWrite": true,
+		"enableSharedBuildCache": true, "networkPolicy": true},
+	"networkPolicy": {"default": true, "allow": true, "deny": true},
+}
+
+// Collect implements collectors.Collector.
+func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model.Document) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	root, err := jsonpos.Parse(data)
+	if err != nil {
+		return err
+	}
+	if root.Kind != jsonpos.Object {
+		return &collectors.ParseError{Line: root.Line, Err: fmt.Errorf("read sandbox.json: want a JSON object, got %s", root.Kind)}
+	}
+	loc := func(line int) model.Loc { return model.Loc{File: p, Line: line} }
+	a := model.Agent{Tool: "cursor", Scope: "project", Loc: loc(root.Line)}
+	if homeLike(p) {
+		a.Scope = "user"
+	}
+	if t := root.Get("type"); t != nil && t.Kind == jsonpos.String {
+		a.SandboxMode = &model.Str{Value: t.Str, Loc: loc(t.Line)}
+		a.SandboxEnabled = &model.Bool{Value: t.Str != "insecure_none", Loc: loc(t.Line)}
+	}
+	np := root.Get("networkPolicy")
+	if d := np.Get("default"); d != nil && d.Kind == jsonpos.String {
+		a.NetworkDefault = &model.Str{Value: d.Str, Loc: loc(d.Line)}
+		if d.Str == "allow" {
+			a.NetworkAccess = &model.Bool{Value: true, Loc: loc(d.Line)}
+		}
+	}
+	if elems, ok := np.Get("allow").Strings(); ok {
+		for _, e := range elems {
+			a.AllowedDomains = append(a.AllowedDomains, model.Str{Value: e.Str, Loc: loc(e.Line)})
+		}
+	}
+	for level, known := range map[string]*jsonpos.Value{"": root, "networkPolicy": np} {
+		if known == nil || known.Kind != jsonpos.Object {
+			continue
+		}
+		for _, m := range known.Members {
+			if !knownKeys[level][m.Key] {
+				name := m.Key
+				if level != "" {
+					name = level + "." + name
+				}
+				a.UnknownKeys = append(a.UnknownKeys, model.Str{Value: name, Loc: loc(m.Line)})
+			}
+		}
+	}
+	sortByLine(a.UnknownKeys)
+	doc.Agents = append(doc.Agents, a)
+	return nil
+}
+
+// homeLike reports a path inside a home directory of a scanned root
+// (home/<user>/…, root/…, Users/<user>/…): ~/.cursor/sandbox.json.
+func homeLike(p string) bool {
+	parts := strings.Split(p, "/")
+	for i, s := range parts {
+		if (s == "home" || s == "Users") && i+2 < len(parts) {
+			return true
+		}
+		if s == "root" && i == 0 && len(parts) > 2 {
+			return true
+		}
+	}
+	return false
+}
+
+func sortByLine(s []model.Str) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j].Line < s[j-1].Line; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}

@@ -1,0 +1,112 @@
+package cursor
+
+import (
+	"context"
+	"errors"
+	"os"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+func collectFixture(t *testing.T, dir string) (model.Document, string) {
+	t.Helper()
+	p := "fixtures/cursor/" + dir + "/.cursor/sandbox.json"
+	data, err := os.ReadFile("../../" + p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc model.Document
+	if err := New().Collect(context.Background(), p, data, &doc); err != nil {
+		t.Fatalf("Collect = %v", err)
+	}
+	return doc, p
+}
+
+func TestFixtures(t *testing.T) {
+	tests := []struct {
+		dir  string
+		want func(at func(int) model.Loc) model.Agent
+	}{
+		{"insecure", func(at func(int) model.Loc) model.Agent {
+			return model.Agent{
+				Tool: "cursor", Scope: "project", Loc: at(1),
+				SandboxMode:    &model.Str{Value: "insecure_none", Loc: at(2)},
+				SandboxEnabled: &model.Bool{Value: false, Loc: at(2)},
+				NetworkDefault: &model.Str{Value: "allow", Loc: at(4)},
+				NetworkAccess:  &model.Bool{Value: true, Loc: at(4)},
+				UnknownKeys:    []model.Str{{Value: "allowGitWrites", Loc: at(6)}},
+			}
+		}},
+		{"hardened", func(at func(int) model.Loc) model.Agent {
+			return model.Agent{
+				Tool: "cursor", Scope: "project", Loc: at(1),
+				SandboxMode:    &model.Str{Value: "workspace_readwrite", Loc: at(2)},
+				SandboxEnabled: &model.Bool{Value: true, Loc: at(2)},
+				NetworkDefault: &model.Str{Value: "deny", Loc: at(5)},
+				AllowedDomains: []model.Str{{Value: "github.com", Loc: at(6)}, {Value: "registry.npmjs.org", Loc: at(6)}},
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.dir, func(t *testing.T) {
+			doc, p := collectFixture(t, tt.dir)
+			want := []model.Agent{tt.want(func(l int) model.Loc { return model.Loc{File: p, Line: l} })}
+			if diff := cmp.Diff(want, doc.Agents); diff != "" {
+				t.Errorf("agents (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestUnknownNetworkKey(t *testing.T) {
+	var doc model.Document
+	src := "{\"networkPolicy\": {\n \"default\": \"deny\",\n \"allowlist\": [\"x.com\"]}}"
+	if err := New().Collect(context.Background(), "home/u/.cursor/sandbox.json", []byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	a := doc.Agents[0]
+	want := []model.Str{{Value: "networkPolicy.allowlist", Loc: model.Loc{File: "home/u/.cursor/sandbox.json", Line: 3}}}
+	if diff := cmp.Diff(want, a.UnknownKeys); diff != "" || a.Scope != "user" || len(a.AllowedDomains) != 0 {
+		t.Errorf("unknown keys (-want +got):\n%s scope=%s domains=%v", diff, a.Scope, a.AllowedDomains)
+	}
+}
+
+func TestMatch(t *testing.T) {
+	for p, want := range map[string]bool{".cursor/sandbox.json": true, "a/.cursor/sandbox.json": true, "sandbox.json": false, ".cursor/mcp.json": false} {
+		if got := New().Match(p); got != want {
+			t.Errorf("Match(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+func TestMalformed(t *testing.T) {
+	for _, src := range []string{"{\"type\": ", "\x00", "\"str\"", "{\"a\": [}"} {
+		var doc model.Document
+		err := New().Collect(context.Background(), ".cursor/sandbox.json", []byte(src), &doc)
+		var pe *collectors.ParseError
+		if !errors.As(err, &pe) || len(doc.Agents) != 0 {
+			t.Errorf("%q: err = %v, agents = %d; want a ParseError and no facts", src, err, len(doc.Agents))
+		}
+	}
+}
+
+func FuzzCollect(f *testing.F) {
+	f.Add([]byte(`{"type":"insecure_none","networkPolicy":{"default":"allow","allow":["a"]},"x":1}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var doc model.Document
+		err := New().Collect(context.Background(), ".cursor/sandbox.json", data, &doc)
+		var pe *collectors.ParseError
+		if err != nil && !errors.As(err, &pe) {
+			t.Fatalf("error is not a ParseError: %v", err)
+		}
+		for _, a := range doc.Agents {
+			if a.NetworkAccess != nil && (a.NetworkDefault == nil || a.NetworkDefault.Value != "allow") {
+				t.Fatalf("network access without an allow default: %+v", a)
+			}
+		}
+	})
+}

@@ -1,0 +1,277 @@
+package devcontainer
+
+import (
+	"path"
+	"strings"
+
+	"github.com/tailscale/hujson"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// phases maps lifecycle properties to Command.Phase; only initializeCommand
+// runs on the host, before the container exists.
+var phases = map[string]string{
+	"initializeCommand":    "initialize",
+	"onCreateCommand":      "onCreate",
+	"updateContentCommand": "updateContent",
+	"postCreateCommand":    "postCreate",
+	"postStartCommand":     "postStart",
+	"postAttachCommand":    "postAttach",
+}
+
+// reader accumulates the facts of one devcontainer.json.
+type reader struct {
+	file  string
+	lines lines
+	w     model.Workload
+	creds []model.Credential
+	// users by precedence: remoteUser is who tools and terminals (the
+	// agent) run as; containerUser and --user are what the container runs
+	// as when remoteUser is not set.
+	remoteUser, containerUser, runUser *model.Str
+	image, dockerfile                  *model.Str
+}
+
+func newReader(file string, ls lines, line int) *reader {
+	return &reader{file: file, lines: ls, w: model.Workload{
+		ID: "devcontainer:" + file, Source: "devcontainer",
+		Loc: model.Loc{File: file, Line: line},
+	}}
+}
+
+func (r *reader) loc(off int) model.Loc { return model.Loc{File: r.file, Line: r.lines.at(off)} }
+
+func (r *reader) str(v *hujson.Value) *model.Str {
+	s, ok := str(v)
+	if !ok {
+		return nil
+	}
+	return &model.Str{Value: s, Loc: r.loc(v.StartOffset)}
+}
+
+func (r *reader) read(obj *hujson.Object) {
+	root := hujson.Value{Value: obj}
+	for _, m := range members(&root) {
+		v := m.val
+		switch m.name {
+		case "name":
+			if s, ok := str(v); ok {
+				r.w.Name = s
+			}
+		case "service":
+			if s, ok := str(v); ok && r.w.Name == "" {
+				r.w.Name = s
+			}
+		case "image":
+			r.image = r.str(v)
+		case "build":
+			for _, b := range members(v) {
+				switch b.name {
+				case "dockerfile", "dockerFile":
+					r.setDockerfile(b.val)
+				case "args":
+					r.buildArgs(b.val)
+				}
+			}
+		case "dockerFile": // pre-"build" spelling, still honoured
+			r.setDockerfile(v)
+		case "privileged":
+			if b, ok := boolean(v); ok {
+				r.privileged(b, r.loc(v.StartOffset))
+			}
+		case "capAdd":
+			for _, c := range stringsOf(v) {
+				r.capAdd(c)
+			}
+		case "securityOpt":
+			for _, o := range stringsOf(v) {
+				r.securityOpt(r.str(o))
+			}
+		case "runArgs":
+			r.runArgs(v)
+		case "mounts":
+			r.mounts(v)
+		case "workspaceMount":
+			if s := r.str(v); s != nil && s.Value != "" {
+				r.addMount(parseMountSpec(s.Value), s.Loc)
+			}
+		case "features":
+			r.features(v)
+		case "containerEnv", "remoteEnv":
+			for _, e := range members(v) {
+				if val, ok := str(e.val); ok {
+					r.env(m.name, e.name, val, true, r.loc(e.off))
+				}
+			}
+		case "forwardPorts", "appPort":
+			r.ports(v)
+		case "remoteUser":
+			r.remoteUser = r.str(v)
+		case "containerUser":
+			r.containerUser = r.str(v)
+		default:
+			if phase, ok := phases[m.name]; ok {
+				r.commands(m.name, phase, v)
+			}
+		}
+	}
+}
+
+// buildArgs records literal secrets in build.args: they end up in the
+// image history, so they are credentials although not in the environment.
+func (r *reader) buildArgs(v *hujson.Value) {
+	for _, a := range members(v) {
+		if val, ok := str(a.val); ok {
+			if ref := secrets.DetectNamed(a.name, val); ref != nil {
+				r.credential(*ref, "arg", "devcontainer build arg "+a.name, r.loc(a.off))
+			}
+		}
+	}
+}
+
+func (r *reader) setDockerfile(v *hujson.Value) {
+	if s := r.str(v); s != nil {
+		// Relative to devcontainer.json; joined so it names the same file
+		// as the Dockerfile collector's Image.File.
+		s.Value = path.Join(path.Dir(r.file), s.Value)
+		r.dockerfile = s
+	}
+}
+
+func (r *reader) finish() {
+	r.w.Image = r.image
+	if r.w.Image == nil {
+		r.w.Image = r.dockerfile
+	}
+	for _, u := range []*model.Str{r.remoteUser, r.containerUser, r.runUser} {
+		if u != nil {
+			r.w.User = u
+			break
+		}
+	}
+}
+
+// privileged keeps the strongest setting: the container is privileged when
+// any source (property, runArgs, a feature) asks for it.
+func (r *reader) privileged(b bool, loc model.Loc) {
+	if p := r.w.Privileged; p == nil || (!p.Value && b) {
+		r.w.Privileged = &model.Bool{Value: b, Loc: loc}
+	}
+}
+
+func (r *reader) capAdd(v *hujson.Value) {
+	if s := r.str(v); s != nil && strings.TrimSpace(s.Value) != "" {
+		s.Value = normalizeCap(s.Value)
+		r.w.CapAdd = append(r.w.CapAdd, *s)
+	}
+}
+
+func normalizeCap(c string) string {
+	return strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(c)), "CAP_")
+}
+
+// securityOpt keeps the option as written and derives seccomp=unconfined
+// and no-new-privileges.
+func (r *reader) securityOpt(o *model.Str) {
+	if o == nil {
+		return
+	}
+	r.w.SecurityOpt = append(r.w.SecurityOpt, *o)
+	key, val := o.Value, ""
+	if i := strings.IndexAny(o.Value, ":="); i >= 0 {
+		key, val = o.Value[:i], o.Value[i+1:]
+	}
+	switch strings.ToLower(key) {
+	case "seccomp":
+		if val == "unconfined" {
+			r.w.Seccomp = &model.Str{Value: "unconfined", Loc: o.Loc}
+		}
+	case "no-new-privileges":
+		if val == "" || val == "true" {
+			r.w.AllowPrivEsc = &model.Bool{Value: false, Loc: o.Loc}
+		}
+	}
+}
+
+// env records a variable: whether it forwards a host variable and whether
+// its literal value is a credential, never the value.
+func (r *reader) env(where, name, value string, hasValue bool, loc model.Loc) {
+	if name == "" {
+		return
+	}
+	ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveName(name), Loc: loc}
+	if !hasValue {
+		ev.FromHost = name // docker run -e NAME passes the host's value
+	} else {
+		ev.FromHost = localEnv(value)
+		ev.Secret = secrets.DetectNamed(name, value)
+		if ev.Secret == nil && (ev.FromHost != "" || secrets.IsReference(value)) {
+			// ${localEnv:TOKEN:ghp_…}: the default is a literal token.
+			ev.Secret = secrets.Detect(value)
+		}
+	}
+	if ev.Secret != nil {
+		r.credential(*ev.Secret, "env", "devcontainer "+where+" "+name, loc)
+	}
+	r.w.Env = append(r.w.Env, ev)
+}
+
+func (r *reader) credential(ref model.SecretRef, where, context string, loc model.Loc) {
+	r.creds = append(r.creds, model.Credential{
+		SecretRef: ref, Where: where, Context: context,
+		// The file is in the repository the agent works on.
+		ReadableByAgent: true, Loc: loc,
+	})
+}
+
+// commands reads a lifecycle command in its three forms: a shell string, an
+// argv array, or an object of named commands run in parallel.
+func (r *reader) commands(prop, phase string, v *hujson.Value) {
+	add := func(text string, off int) {
+		loc := r.loc(off)
+		for _, m := range secrets.Scan(text) {
+			r.credential(m.SecretRef, "arg", "devcontainer "+prop, loc)
+		}
+		r.w.Commands = append(r.w.Commands, model.Command{
+			Phase: phase, OnHost: phase == "initialize", Text: secrets.Redact(text), Loc: loc,
+		})
+	}
+	one := func(v *hujson.Value) {
+		if s, ok := str(v); ok {
+			if strings.TrimSpace(s) != "" {
+				add(s, v.StartOffset)
+			}
+			return
+		}
+		var argv []string
+		for _, e := range elems(v) {
+			if s, ok := str(e); ok {
+				argv = append(argv, s)
+			}
+		}
+		if len(argv) > 0 {
+			add(strings.Join(argv, " "), v.StartOffset)
+		}
+	}
+	if _, isObj := v.Value.(*hujson.Object); isObj {
+		for _, m := range members(v) {
+			one(m.val)
+		}
+		return
+	}
+	one(v)
+}
+
+func (r *reader) ports(v *hujson.Value) {
+	vals := elems(v)
+	if vals == nil {
+		vals = []*hujson.Value{v}
+	}
+	for _, p := range vals {
+		if s, ok := text(p); ok {
+			r.w.Ports = append(r.w.Ports, model.Str{Value: s, Loc: r.loc(p.StartOffset)})
+		}
+	}
+}

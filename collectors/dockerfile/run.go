@@ -1,0 +1,156 @@
+package dockerfile
+
+import (
+	"net/url"
+	"path"
+	"strings"
+
+	"github.com/moby/buildkit/frontend/dockerfile/parser"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// run looks for remote scripts piped into an interpreter and for literal
+// secrets on the command line (they end up in the image history).
+func (b *builder) run(n *parser.Node) {
+	for _, script := range scripts(n) {
+		for _, p := range pipeToShell(script) {
+			b.img.PipeToShell = append(b.img.PipeToShell, model.Str{Value: clip(secrets.Redact(p), maxKeptText), Loc: b.loc(n)})
+		}
+	}
+	text := n.Original
+	for _, h := range n.Heredocs {
+		text += "\n" + h.Content
+	}
+	b.credentialsIn(text, "arg", "Dockerfile RUN", b.loc(n))
+}
+
+// scripts returns the shell text a RUN executes: the shell form, the -c
+// argument of an exec form that calls a shell, and heredoc bodies fed to the
+// default shell or to an explicit one.
+func scripts(n *parser.Node) []string {
+	var args []string
+	for a := n.Next; a != nil; a = a.Next {
+		args = append(args, a.Value)
+	}
+	if len(args) == 0 {
+		return nil
+	}
+	var out []string
+	if n.Attributes["json"] {
+		for i := 0; i+1 < len(args); i++ {
+			if args[i] == "-c" && isShell(path.Base(args[0])) {
+				return []string{args[i+1]}
+			}
+		}
+		return []string{strings.Join(args, " ")}
+	}
+	cmd := args[0]
+	out = append(out, cmd)
+	first := strings.Fields(cmd)
+	heredocIsShell := len(first) > 0 && (strings.HasPrefix(first[0], "<<") || isShell(path.Base(first[0])))
+	if heredocIsShell {
+		for _, h := range n.Heredocs {
+			out = append(out, h.Content)
+		}
+	}
+	return out
+}
+
+// add records ADD instructions that fetch a remote URL at build time: the
+// content is whatever the server returns then, unless pinned by --checksum.
+func (b *builder) add(n *parser.Node) {
+	var args []string
+	for a := n.Next; a != nil; a = a.Next {
+		args = append(args, a.Value)
+	}
+	if len(args) < 2 {
+		return
+	}
+	for _, src := range args[:len(args)-1] {
+		lower := strings.ToLower(src)
+		if !strings.HasPrefix(lower, "http://") && !strings.HasPrefix(lower, "https://") {
+			continue
+		}
+		b.img.AddURLs = append(b.img.AddURLs, model.Str{Value: b.redactURL(src, b.loc(n)), Loc: b.loc(n)})
+	}
+}
+
+// redactURL hides the password of user:password@ and query values that hold
+// credentials, recording each as a credential.
+func (b *builder) redactURL(raw string, loc model.Loc) string {
+	out := raw
+	if u, err := url.Parse(raw); err == nil {
+		if pw, ok := u.User.Password(); ok && pw != "" && !secrets.IsReference(pw) {
+			b.credential(detectOr(u.User.Username()+"-password", pw), "url", "Dockerfile ADD URL password", loc)
+			at := strings.Index(out, "@")
+			scheme := strings.Index(out, "://") + len("://")
+			if at > scheme {
+				out = out[:scheme] + "[REDACTED]" + out[at:]
+			}
+		}
+		for key, vals := range u.Query() {
+			for _, v := range vals {
+				if ref := secrets.DetectNamed(key, v); ref != nil {
+					b.credential(*ref, "url", "Dockerfile ADD URL query "+key, loc)
+					out = strings.ReplaceAll(out, key+"="+url.QueryEscape(v), key+"=[REDACTED]")
+					out = strings.ReplaceAll(out, key+"="+v, key+"=[REDACTED]")
+				}
+			}
+		}
+	}
+	b.credentialsIn(out, "url", "Dockerfile ADD URL", loc)
+	return secrets.Redact(out)
+}
+
+// detectOr classifies a value known to be a credential (a URL password),
+// falling back to a generic secret when no pattern recognises it.
+func detectOr(name, v string) model.SecretRef {
+	if ref := secrets.DetectNamed(name, v); ref != nil {
+		return *ref
+	}
+	return model.SecretRef{Kind: "generic-secret", Lifetime: "unknown", Fingerprint: secrets.Fingerprint(v)}
+}
+
+func (b *builder) credentialsIn(text, where, context string, loc model.Loc) {
+	for _, m := range secrets.Scan(text) {
+		b.credential(m.SecretRef, where, context, loc)
+	}
+}
+
+func (b *builder) credential(ref model.SecretRef, where, context string, loc model.Loc) {
+	b.creds = append(b.creds, model.Credential{SecretRef: ref, Where: where, Context: context, ReadableByAgent: true, Loc: loc})
+}
+
+// splitRef returns the tag of an image reference ("" when none) and whether
+// it is pinned by a content digest.
+func splitRef(ref string) (tag string, pinned bool) {
+	name := ref
+	if at := strings.LastIndex(ref, "@"); at >= 0 {
+		name = ref[:at]
+		pinned = validDigest(ref[at+1:])
+	}
+	slash := strings.LastIndex(name, "/")
+	if colon := strings.LastIndex(name, ":"); colon > slash {
+		tag = name[colon+1:]
+	}
+	return tag, pinned
+}
+
+func validDigest(d string) bool {
+	algo, hex, ok := strings.Cut(d, ":")
+	if !ok {
+		return false
+	}
+	want := map[string]int{"sha256": 64, "sha384": 96, "sha512": 128}[algo]
+	if want == 0 || len(hex) != want {
+		return false
+	}
+	for _, c := range hex {
+		if !strings.ContainsRune("0123456789abcdef", c) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,145 @@
+// Package gemini collects Gemini CLI settings (.gemini/settings.json): the
+// tool sandbox, the default approval mode (yolo), whether yolo can be
+// disabled, and MCP servers with their trust flag. Both the nested settings
+// format (tools.sandbox, general.defaultApprovalMode) and the older flat one
+// (sandbox, autoAccept) are read.
+package gemini
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/claude/jsonpos"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// Collector reads Gemini CLI settings.json files.
+type Collector struct{}
+
+// New returns the Gemini CLI collector.
+func New() *Collector { return &Collector{} }
+
+// Name implements collectors.Collector.
+func (*Collector) Name() string { return "gemini" }
+
+// Match accepts .gemini/settings.json (project and ~/.gemini) and the
+// system settings in a gemini-cli directory (/etc/gemini-cli/settings.json).
+func (*Collector) Match(p string) bool {
+	if path.Base(p) != "settings.json" {
+		return false
+	}
+	dir := path.Base(path.Dir(p))
+	return dir == ".gemini" || dir == "gemini-cli"
+}
+
+func scope(p string) string {
+	switch {
+	case path.Base(path.Dir(p)) == "gemini-cli":
+		return "managed"
+	case homeLike(p):
+		return "user"
+	}
+	return "project"
+}
+
+// homeLike reports a path inside a home directory of a scanned root.
+func homeLike(p string) bool {
+	parts := strings.Split(p, "/")
+	for i, s := range parts {
+		if (s == "home" || s == "Users") && i+2 < len(parts) {
+			return true
+		}
+		if s == "root" && i == 0 && len(parts) > 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// approvalModes normalizes general.defaultApprovalMode.
+var approvalModes = map[string]string{"yolo": "bypass", "auto_edit": "auto", "default": "default", "plan": "plan"}
+
+// Collect implements collectors.Collector.
+func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model.Document) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	root, err := jsonpos.Parse(data)
+	if err != nil {
+		return err
+	}
+	if root.Kind != jsonpos.Object {
+		return &collectors.ParseError{Line: root.Line, Err: fmt.Errorf("read settings: want a JSON object, got %s", root.Kind)}
+	}
+	loc := func(v *jsonpos.Value) model.Loc { return model.Loc{File: p, Line: v.Line} }
+	a := model.Agent{Tool: "gemini", Scope: scope(p), Loc: model.Loc{File: p, Line: root.Line}}
+
+	sb := root.Path("tools", "sandbox")
+	if sb == nil {
+		sb = root.Get("sandbox")
+	}
+	sandbox(sb, &a, loc)
+
+	switch m := root.Path("general", "defaultApprovalMode"); {
+	case m != nil && m.Kind == jsonpos.String:
+		a.ApprovalRaw = &model.Str{Value: m.Str, Loc: loc(m)}
+		if mode, ok := approvalModes[m.Str]; ok {
+			a.ApprovalMode = &model.Str{Value: mode, Loc: loc(m)}
+		}
+	default:
+		// Older settings: yolo / autoAccept booleans.
+		for _, k := range [][]string{{"yolo"}, {"tools", "autoAccept"}, {"autoAccept"}} {
+			if v := root.Path(k...); v != nil && v.Kind == jsonpos.Bool && v.Bool {
+				mode := "auto"
+				if k[0] == "yolo" {
+					mode = "bypass"
+				}
+				a.ApprovalRaw = &model.Str{Value: strings.Join(k, "."), Loc: loc(v)}
+				a.ApprovalMode = &model.Str{Value: mode, Loc: loc(v)}
+				break
+			}
+		}
+	}
+	for _, v := range []*jsonpos.Value{root.Path("security", "disableYoloMode"), root.Get("disableYoloMode")} {
+		if v != nil && v.Kind == jsonpos.Bool {
+			a.BypassDisabled = &model.Bool{Value: v.Bool, Loc: loc(v)}
+			break
+		}
+	}
+	doc.Agents = append(doc.Agents, a)
+	mcpServers(p, root.Get("mcpServers"), doc)
+	return nil
+}
+
+// sandbox reads tools.sandbox: a boolean, a runtime name (docker, podman,
+// sandbox-exec, runsc, lxc) or {command, image}.
+func sandbox(v *jsonpos.Value, a *model.Agent, loc func(*jsonpos.Value) model.Loc) {
+	if v == nil {
+		return
+	}
+	switch v.Kind {
+	case jsonpos.Bool:
+		a.SandboxEnabled = &model.Bool{Value: v.Bool, Loc: loc(v)}
+	case jsonpos.String:
+		switch strings.ToLower(v.Str) {
+		case "false", "0", "":
+			a.SandboxEnabled = &model.Bool{Value: false, Loc: loc(v)}
+			return
+		case "true", "1":
+			a.SandboxEnabled = &model.Bool{Value: true, Loc: loc(v)}
+			return
+		}
+		a.SandboxEnabled = &model.Bool{Value: true, Loc: loc(v)}
+		a.SandboxMode = &model.Str{Value: v.Str, Loc: loc(v)}
+	case jsonpos.Object:
+		a.SandboxEnabled = &model.Bool{Value: true, Loc: loc(v)}
+		mode := "custom"
+		if c := v.Get("command"); c != nil && c.Kind == jsonpos.String && c.Str != "" {
+			mode = c.Str
+		}
+		a.SandboxMode = &model.Str{Value: mode, Loc: loc(v)}
+	}
+}

@@ -1,0 +1,87 @@
+package gemini
+
+import (
+	"github.com/sandbox-audit/sandbox-audit/collectors/claude/jsonpos"
+	"github.com/sandbox-audit/sandbox-audit/collectors/codex/mcpcmd"
+	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// mcpServers reads mcpServers.<name>: command/args/env (stdio), url (SSE) or
+// httpUrl (streamable HTTP), headers, and trust, which skips every
+// confirmation for the server's tools.
+func mcpServers(file string, v *jsonpos.Value, doc *model.Document) {
+	if v == nil || v.Kind != jsonpos.Object {
+		return
+	}
+	loc := func(v *jsonpos.Value) model.Loc { return model.Loc{File: file, Line: v.Line} }
+	for _, m := range v.Members {
+		s := m.Value
+		if s.Kind != jsonpos.Object {
+			continue
+		}
+		ctx := "gemini MCP server " + m.Key
+		cred := func(r model.SecretRef, where, what string, l model.Loc) {
+			doc.Credentials = append(doc.Credentials, model.Credential{SecretRef: r, Where: where, Context: ctx + " " + what, ReadableByAgent: true, Loc: l})
+		}
+		srv := model.MCPServer{Name: m.Key, Config: "gemini", Transport: "stdio", Loc: model.Loc{File: file, Line: m.Line}}
+		if c := s.Get("command"); c != nil && c.Kind == jsonpos.String {
+			srv.Command = secrets.Redact(c.Str)
+		}
+		var args []string
+		argv := s.Get("args")
+		if elems, ok := argv.Strings(); ok {
+			for _, e := range elems {
+				args = append(args, e.Str)
+			}
+		}
+		l := mcpcmd.ParseLaunch(srv.Command, args)
+		srv.Launcher, srv.Package, srv.Version, srv.Pinned = l.Launcher, l.Package, l.Version, l.Pinned
+		var found []mcpcmd.Found
+		srv.Args, found = mcpcmd.RedactArgs(args)
+		for _, f := range found {
+			cred(f.SecretRef, "arg", "arg "+f.Name, loc(argv))
+		}
+		for _, k := range []string{"httpUrl", "url"} {
+			u := s.Get(k)
+			if u == nil || u.Kind != jsonpos.String || u.Str == "" {
+				continue
+			}
+			srv.Transport = "sse"
+			if k == "httpUrl" {
+				srv.Transport = "http"
+			}
+			if t := s.Get("type"); t != nil && t.Kind == jsonpos.String && t.Str == "http" {
+				srv.Transport = "http"
+			}
+			srv.PlainHTTP = mcpcmd.PlainHTTP(u.Str)
+			srv.URL, found = mcpcmd.RedactURL(u.Str)
+			for _, f := range found {
+				cred(f.SecretRef, "url", k, loc(u))
+			}
+			break
+		}
+		if env := s.Get("env"); env != nil && env.Kind == jsonpos.Object {
+			for _, e := range env.Members {
+				ev := mcpcmd.EnvVar(e.Key, e.Value.Str, model.Loc{File: file, Line: e.Line})
+				srv.Env = append(srv.Env, ev)
+				if ev.Secret != nil {
+					cred(*ev.Secret, "env", "env "+e.Key, ev.Loc)
+				}
+			}
+		}
+		if h := s.Get("headers"); h != nil && h.Kind == jsonpos.Object {
+			for _, e := range h.Members {
+				if e.Value.Kind == jsonpos.String {
+					if r := secrets.DetectNamed(e.Key, e.Value.Str); r != nil {
+						cred(*r, "header", "header "+e.Key, model.Loc{File: file, Line: e.Line})
+					}
+				}
+			}
+		}
+		if t := s.Get("trust"); t != nil && t.Kind == jsonpos.Bool {
+			srv.Trusted = &model.Bool{Value: t.Bool, Loc: loc(t)}
+		}
+		doc.MCPServers = append(doc.MCPServers, srv)
+	}
+}

@@ -1,0 +1,142 @@
+package kubernetes
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// billionLaughs nests levels of ten aliases each: 10^levels nodes once
+// expanded, a few hundred bytes written.
+func billionLaughs(levels int) string {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nkind: Pod\nmetadata: {name: lol}\nx0: &x0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n")
+	for i := 1; i <= levels; i++ {
+		p := "*x" + string(rune('0'+i-1))
+		b.WriteString("x" + string(rune('0'+i)) + ": &x" + string(rune('0'+i)) + " [" + strings.Repeat(p+", ", 9) + p + "]\n")
+	}
+	b.WriteString("spec:\n  containers: [{name: c, args: *x" + string(rune('0'+levels)) + "}]\n")
+	return b.String()
+}
+
+func TestMalformed(t *testing.T) {
+	tests := []struct {
+		name     string
+		data     string
+		wantLine int
+	}{
+		{"bad indentation", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n   bad: indent\n", 5},
+		{"unterminated flow sequence", "apiVersion: v1\nkind: Pod\nspec: {containers: [\n", 3},
+		{"binary junk", "\x00\x01\x02\xfe\xff\x00garbage", 0},
+		{"tab indentation", "apiVersion: v1\nkind: Pod\nspec:\n\tcontainers: []\n", 4},
+		{"billion laughs", billionLaughs(9), 8},
+		{"anchor containing itself", "apiVersion: v1\nkind: Pod\nspec: &s {containers: [{name: c}], again: *s}\n", 3},
+		{"merge-key bomb", mergeBomb(), 0},
+		{"helm template", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Release.Name }}\n{{- if .Values.x }}\nspec: {}\n{{- end }}\n", 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			doc := &model.Document{}
+			err := Collector{}.Collect(context.Background(), "m.yaml", []byte(tt.data), doc)
+			if time.Since(start) > 2*time.Second {
+				t.Errorf("took %v; malformed input must fail fast", time.Since(start))
+			}
+			var pe *collectors.ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("Collect() = %v, want a *collectors.ParseError", err)
+			}
+			if tt.wantLine != 0 && pe.Line != tt.wantLine {
+				t.Errorf("ParseError line = %d, want %d (%v)", pe.Line, tt.wantLine, err)
+			}
+			if len(doc.Workloads) != 0 {
+				t.Errorf("malformed document produced workloads: %+v", doc.Workloads)
+			}
+			if strings.Contains(tt.data, "{{") != strings.Contains(err.Error(), "helm template") {
+				t.Errorf("error %q: the Helm hint belongs to templates only", err)
+			}
+		})
+	}
+}
+
+// mergeBomb nests merge keys instead of sequences.
+func mergeBomb() string {
+	var b strings.Builder
+	b.WriteString("m0: &m0 {a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7, h: 8, i: 9, j: 10}\n")
+	for i := 1; i <= 9; i++ {
+		p := "*m" + string(rune('0'+i-1))
+		b.WriteString("m" + string(rune('0'+i)) + ": &m" + string(rune('0'+i)) + " {<<: [" + strings.Repeat(p+", ", 9) + p + "], k: [" + strings.Repeat(p+", ", 9) + p + "]}\n")
+	}
+	return b.String()
+}
+
+// A broken later document does not take the earlier ones' facts away.
+func TestPartialFile(t *testing.T) {
+	data := "apiVersion: v1\nkind: Pod\nmetadata: {name: ok}\nspec: {containers: [{name: c}]}\n---\nkind: [\n"
+	doc := &model.Document{}
+	err := Collector{}.Collect(context.Background(), "m.yaml", []byte(data), doc)
+	var pe *collectors.ParseError
+	if !errors.As(err, &pe) || pe.Line != 6 {
+		t.Fatalf("Collect() = %v, want ParseError at line 6", err)
+	}
+	if len(doc.Workloads) != 1 || doc.Workloads[0].ID != "k8s:Pod/default/ok/c" {
+		t.Errorf("workloads = %+v, want the first document's pod", doc.Workloads)
+	}
+}
+
+func TestMatch(t *testing.T) {
+	for p, want := range map[string]bool{
+		"k8s/pod.yaml": true, "deploy.YML": true, "a/b/c.yml": true,
+		"values.json": false, "yaml": false, "Dockerfile": false, "x.yaml.bak": false,
+	} {
+		if got := (Collector{}).Match(p); got != want {
+			t.Errorf("Match(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+func FuzzCollect(f *testing.F) {
+	seeds, _ := filepath.Glob("../../fixtures/kubernetes/*.yaml")
+	more, _ := filepath.Glob("../../fixtures/scenarios/k8s-gvisor-hardened/*.yaml")
+	for _, p := range append(seeds, more...) {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte(linkPod))
+	f.Add([]byte(billionLaughs(4)))
+	f.Add([]byte(mergeBomb()))
+	f.Add([]byte("apiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: Pod, spec: {containers: [{}]}}]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		doc := &model.Document{}
+		err := Collector{}.Collect(context.Background(), "f.yaml", data, doc)
+		Collector{}.Link(doc)
+		if err != nil {
+			var pe *collectors.ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error is not a ParseError: %v", err)
+			}
+		}
+		for _, w := range doc.Workloads {
+			if w.Source != "kubernetes" || !strings.HasPrefix(w.ID, "k8s:") || w.File != "f.yaml" || w.Line < 1 {
+				t.Fatalf("inconsistent workload %+v", w)
+			}
+		}
+		for _, c := range doc.Credentials {
+			if c.Fingerprint == "" || c.Line < 1 {
+				t.Fatalf("inconsistent credential %+v", c)
+			}
+		}
+		if _, err := json.Marshal(doc); err != nil {
+			t.Fatalf("document does not marshal: %v", err)
+		}
+	})
+}

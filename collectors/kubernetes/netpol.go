@@ -1,0 +1,143 @@
+package kubernetes
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// networkPolicy records a NetworkPolicy with what its egress rules allow.
+func (f *file) networkPolicy(o object) {
+	spec := get(o.node, "spec")
+	np := model.NetworkPolicy{
+		Name: o.name, Namespace: o.namespace, Loc: f.loc(o.node),
+		PodSelector: selector(get(spec, "podSelector")),
+	}
+	egress := items(get(spec, "egress"))
+	np.EgressRules = len(egress)
+	np.PolicyTypes = strList(get(spec, "policyTypes"))
+	if len(np.PolicyTypes) == 0 {
+		// The API server's defaulting: Ingress always, Egress when the
+		// policy has egress rules.
+		np.PolicyTypes = []string{"Ingress"}
+		if len(egress) > 0 {
+			np.PolicyTypes = append(np.PolicyTypes, "Egress")
+		}
+	}
+	for _, r := range egress {
+		all, allow := egressRule(r)
+		np.EgressAllowAll = np.EgressAllowAll || all
+		np.EgressAllow = append(np.EgressAllow, allow...)
+	}
+	f.doc.NetworkPolicies = append(f.doc.NetworkPolicies, np)
+}
+
+// selector reads a label selector.
+func selector(n *yaml.Node) model.LabelSelector {
+	s := model.LabelSelector{MatchLabels: strMap(get(n, "matchLabels"))}
+	for _, e := range items(get(n, "matchExpressions")) {
+		s.MatchExpressions = append(s.MatchExpressions, model.LabelRequirement{
+			Key: str(get(e, "key")), Operator: str(get(e, "operator")), Values: strList(get(e, "values")),
+		})
+	}
+	return s
+}
+
+// egressRule reads one egress rule: whether it opens every destination, and
+// readable exceptions. A rule without peers allows any destination (on its
+// ports when it lists some); 0.0.0.0/0 counts as every destination even with
+// an except list, since that still opens the internet.
+func egressRule(r *yaml.Node) (all bool, allow []string) {
+	var ports []string
+	for _, p := range items(get(r, "ports")) {
+		ports = append(ports, portSummary(p))
+	}
+	var peers []string
+	openCIDR := false
+	for _, p := range items(get(r, "to")) {
+		s, open := peerSummary(p)
+		peers = append(peers, s)
+		openCIDR = openCIDR || open
+	}
+	on := ""
+	if len(ports) > 0 {
+		on = " on " + strings.Join(ports, ", ")
+	}
+	if len(peers) == 0 {
+		return len(ports) == 0, []string{"any destination" + on}
+	}
+	for _, p := range peers {
+		allow = append(allow, p+on)
+	}
+	return openCIDR && len(ports) == 0, allow
+}
+
+// peerSummary describes a NetworkPolicyPeer, and whether it is an ipBlock
+// spanning the whole address space.
+func peerSummary(p *yaml.Node) (string, bool) {
+	if b := get(p, "ipBlock"); b != nil {
+		cidr := str(get(b, "cidr"))
+		s := cidr
+		if ex := strList(get(b, "except")); len(ex) > 0 {
+			s += " except " + strings.Join(ex, ", ")
+		}
+		return s, cidr == "0.0.0.0/0" || cidr == "::/0"
+	}
+	ns, hasNS := get(p, "namespaceSelector"), get(p, "namespaceSelector") != nil
+	pods, hasPods := get(p, "podSelector"), get(p, "podSelector") != nil
+	switch {
+	case hasNS && hasPods:
+		return fmt.Sprintf("pods %s in namespaces %s", selectorSummary(pods), selectorSummary(ns)), false
+	case hasNS:
+		return "namespaces " + selectorSummary(ns), false
+	case hasPods:
+		return "pods " + selectorSummary(pods) + " in the same namespace", false
+	}
+	return "unknown peer", false
+}
+
+// selectorSummary writes a selector the way kubectl does: k=v,k in (a,b).
+func selectorSummary(n *yaml.Node) string {
+	s := selector(n)
+	var parts []string
+	for k, v := range s.MatchLabels {
+		parts = append(parts, k+"="+v)
+	}
+	sort.Strings(parts)
+	for _, e := range s.MatchExpressions {
+		switch e.Operator {
+		case "In", "NotIn":
+			parts = append(parts, fmt.Sprintf("%s %s (%s)", e.Key, strings.ToLower(e.Operator), strings.Join(e.Values, ",")))
+		case "Exists":
+			parts = append(parts, e.Key)
+		case "DoesNotExist":
+			parts = append(parts, "!"+e.Key)
+		default:
+			parts = append(parts, e.Key+" "+e.Operator)
+		}
+	}
+	if len(parts) == 0 {
+		return "(all)"
+	}
+	return strings.Join(parts, ",")
+}
+
+// portSummary writes a NetworkPolicyPort as PROTO/port[-endPort].
+func portSummary(p *yaml.Node) string {
+	proto := str(get(p, "protocol"))
+	if proto == "" {
+		proto = "TCP"
+	}
+	port := str(get(p, "port"))
+	if port == "" {
+		return proto + "/*"
+	}
+	if end := str(get(p, "endPort")); end != "" {
+		port += "-" + end
+	}
+	return proto + "/" + port
+}

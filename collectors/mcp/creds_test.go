@@ -1,0 +1,127 @@
+package mcp
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+const ghp = "ghp_u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8d"
+
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		name, value string
+		secret      bool
+		from        string
+	}{
+		{"GITHUB_TOKEN", "${GITHUB_TOKEN}", false, "GITHUB_TOKEN"},
+		{"GITHUB_TOKEN", "${env:GH_PAT}", false, "GH_PAT"},
+		{"GITHUB_TOKEN", "${input:github-token}", false, "input:github-token"},
+		{"GITHUB_TOKEN", "$GH_TOKEN", false, ""}, // not expanded, not a secret either
+		{"GITHUB_TOKEN", "${GH_TOKEN:-}", false, "GH_TOKEN"},
+		{"GITHUB_TOKEN", "${GH_TOKEN:-" + ghp + "}", true, ""},
+		{"GITHUB_TOKEN", ghp, true, ""},
+		{"API_KEY", "Zq8xW3vN6mK1pL4tR7", true, ""},
+		{"API_KEY", "changeme", false, ""},
+		{"LOG_LEVEL", "Zq8xW3vN6mK1pL4tR7", false, ""},
+		{"URL", "https://${HOST}/api", false, "HOST"},
+	}
+	for _, tt := range tests {
+		r, from := classify(tt.name, tt.value)
+		if (r != nil) != tt.secret || from != tt.from {
+			t.Errorf("classify(%s, %q) = %v, %q; want secret %v, from %q", tt.name, tt.value, r, from, tt.secret, tt.from)
+		}
+	}
+}
+
+func TestHeaderSecret(t *testing.T) {
+	tests := []struct {
+		name, value string
+		kind        string // "" = none
+	}{
+		{"Authorization", "Bearer " + ghp, "github-pat-classic"},
+		{"Authorization", "Bearer abc123", "bearer-token"},
+		{"Authorization", "abc123", "bearer-token"},
+		{"Authorization", "Bearer ${input:token}", ""},
+		{"Authorization", "Bearer ${TOKEN:-}", ""},
+		{"Authorization", "", ""},
+		{"X-API-Key", "Zq8xW3vN6mK1pL4tR7", "generic-secret"},
+		{"X-API-Key", "${API_KEY}", ""},
+		{"Accept", "application/json", ""},
+	}
+	for _, tt := range tests {
+		got := ""
+		if r := headerSecret(tt.name, tt.value); r != nil {
+			got = r.Kind
+		}
+		if got != tt.kind {
+			t.Errorf("headerSecret(%s, %q) kind = %q, want %q", tt.name, tt.value, got, tt.kind)
+		}
+	}
+}
+
+func TestRedactArgs(t *testing.T) {
+	m := func(name, v string) string { return marker(secrets.DetectNamed(name, v)) }
+	bearer := marker(headerSecret("Authorization", "Bearer abcdef123456"))
+	in := []string{
+		"--token", ghp, "--api-key=Zq8xW3vN6mK1pL4tR7", "-e", "OPENAI_API_KEY=sk-wkNhFdnXsiVpzz63FfkCzJr4i0B3JrTAwR4y9ojf",
+		"-e", "GITHUB_TOKEN", "--token", "${GITHUB_TOKEN}", "--header", "Authorization: Bearer abcdef123456",
+		"https://u:Pw0rd-Zq8xW3vN6m@h.example/x?key=1", "positional-" + ghp, "SLACK_TOKEN=xoxb-not-a-known-format-but-random-9f8e7d",
+		"--verbose", "plain",
+	}
+	want := []string{
+		"--token", m("", ghp), "--api-key=" + m("api-key", "Zq8xW3vN6mK1pL4tR7"), "-e", "OPENAI_API_KEY=" + m("", "sk-wkNhFdnXsiVpzz63FfkCzJr4i0B3JrTAwR4y9ojf"),
+		"-e", "GITHUB_TOKEN", "--token", "${GITHUB_TOKEN}", "--header", bearer,
+		"https://u:" + marker(password("Pw0rd-Zq8xW3vN6m")) + "@h.example/x?key=1", "positional-" + m("", ghp),
+		"SLACK_TOKEN=" + m("SLACK_TOKEN", "xoxb-not-a-known-format-but-random-9f8e7d"),
+		"--verbose", "plain",
+	}
+	got, finds := redactArgs(in)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("redacted args (-want +got):\n%s", diff)
+	}
+	var what []string
+	for _, f := range finds {
+		what = append(what, f.what)
+	}
+	if diff := cmp.Diff([]string{"token", "api-key", "OPENAI_API_KEY", "header", "password", "", "SLACK_TOKEN"}, what); diff != "" {
+		t.Errorf("found (-want +got):\n%s", diff)
+	}
+}
+
+func TestURLs(t *testing.T) {
+	tests := []struct {
+		url, want string
+		plain     bool
+		creds     int
+	}{
+		{"http://localhost:3000/mcp", "http://localhost:3000/mcp", false, 0},
+		{"http://127.0.0.1:8080/sse", "http://127.0.0.1:8080/sse", false, 0},
+		{"http://[::1]:8080/sse", "http://[::1]:8080/sse", false, 0},
+		{"http://0.0.0.0:8080/sse", "http://0.0.0.0:8080/sse", false, 0},
+		{"http://mcp.internal:8080/sse", "http://mcp.internal:8080/sse", true, 0},
+		{"https://" + ghp + "@api.example.com/mcp", "https://" + marker(secrets.Detect(ghp)) + "@api.example.com/mcp", false, 1},
+		{"https://api.example.com/mcp?token=${input:tok}&v=2", "https://api.example.com/mcp?token=${input:tok}&v=2", false, 0},
+		{"https://api.example.com/mcp?access_token=Zq8xW3vN6mK1pL4tR7#frag", "https://api.example.com/mcp?access_token=" +
+			marker(secrets.DetectNamed("access_token", "Zq8xW3vN6mK1pL4tR7")) + "#frag", false, 1},
+		{"http://${MCP_HOST}/mcp", "http://${MCP_HOST}/mcp", false, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.url, func(t *testing.T) {
+			in := `{"mcpServers": {"s": {"url": "` + tt.url + `"}}}`
+			doc := &model.Document{}
+			if err := (Collector{}).Collect(context.Background(), ".mcp.json", []byte(in), doc); err != nil {
+				t.Fatal(err)
+			}
+			s := doc.MCPServers[0]
+			got := []any{s.URL, s.PlainHTTP, len(doc.Credentials), s.Transport}
+			if diff := cmp.Diff([]any{tt.want, tt.plain, tt.creds, "http"}, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -1,0 +1,169 @@
+// Package mcp reads MCP server configurations: .mcp.json (Claude Code),
+// .vscode/mcp.json (VS Code), .cursor/mcp.json, claude_desktop_config.json
+// and any other mcp.json. Each server becomes a model.MCPServer: how it is
+// launched and whether that is pinned, where it connects, and the literal
+// secrets its env, headers, args and URL hold (kept only as credentials).
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/tailscale/hujson"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// Collector reads MCP configuration files.
+type Collector struct{}
+
+var _ collectors.Collector = Collector{}
+
+// Name implements collectors.Collector.
+func (Collector) Name() string { return "mcp" }
+
+// Match accepts the MCP configuration file names.
+func (Collector) Match(p string) bool {
+	switch path.Base(p) {
+	case ".mcp.json", "mcp.json", "claude_desktop_config.json":
+		return true
+	}
+	return false
+}
+
+// configKind names the client a file configures.
+func configKind(p string) string {
+	switch {
+	case path.Base(p) == "claude_desktop_config.json":
+		return "claude-desktop"
+	case path.Base(path.Dir(p)) == ".vscode":
+		return "vscode"
+	case path.Base(path.Dir(p)) == ".cursor":
+		return "cursor"
+	}
+	return "mcp.json"
+}
+
+// Collect implements collectors.Collector. A JSON file without an
+// mcpServers or servers object is not an MCP configuration: nothing is added.
+func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.Document) error {
+	d, err := parseJSONC(data)
+	if err != nil {
+		return err
+	}
+	c := &collector{path: p, doc: doc, json: d, kind: configKind(p)}
+	for _, key := range []string{"mcpServers", "servers"} {
+		for _, m := range members(field(&d.root, key)) {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("read mcp servers: %w", err)
+			}
+			if _, ok := m.value.Value.(*hujson.Object); ok {
+				doc.MCPServers = append(doc.MCPServers, c.server(m))
+			}
+		}
+	}
+	return nil
+}
+
+type collector struct {
+	path string
+	doc  *model.Document
+	json *doc
+	kind string
+}
+
+func (c *collector) loc(v *hujson.Value) model.Loc {
+	return model.Loc{File: c.path, Line: c.json.line(v)}
+}
+
+func (c *collector) credential(r model.SecretRef, where, context string, at *hujson.Value) {
+	c.doc.Credentials = append(c.doc.Credentials, model.Credential{
+		SecretRef: r, Where: where, Context: context,
+		// The config sits in the project or the user's home, both readable
+		// by an agent running as that user; the server's env is not the
+		// agent's, but the file is.
+		ReadableByAgent: true,
+		Loc:             c.loc(at),
+	})
+}
+
+// server reads one server entry.
+func (c *collector) server(m member) model.MCPServer {
+	v := m.value
+	s := model.MCPServer{Name: m.name, Config: c.kind, Loc: c.loc(m.key)}
+	desc := "MCP server " + m.name
+	command := text(field(v, "command"))
+	s.Command = secrets.Redact(command)
+	var args []string
+	var argVals []*hujson.Value
+	for _, a := range elements(field(v, "args")) {
+		args, argVals = append(args, text(a)), append(argVals, a)
+	}
+	redacted, finds := redactArgs(args)
+	s.Args = redacted
+	for _, f := range finds {
+		at := v
+		if i := indexOf(redacted, args, f); i >= 0 {
+			at = argVals[i]
+		}
+		c.credential(f.ref, "arg", strings.TrimSpace(desc+" arg "+f.what), at)
+	}
+	l := parseLaunch(command, args)
+	if command == "" {
+		l = launch{}
+	}
+	s.Launcher, s.Package, s.Version, s.Pinned = l.launcher, l.pkg, l.version, l.pinned
+	c.url(v, desc, &s)
+	s.Transport = transport(text(field(v, "type")), command, s.URL)
+	c.env(v, desc, &s)
+	c.headers(v, desc)
+	if ef := field(v, "envFile"); text(ef) != "" {
+		s.EnvFile = &model.Str{Value: text(ef), Loc: c.loc(ef)}
+	}
+	for _, t := range elements(field(v, "tools")) {
+		s.AllTools = s.AllTools || text(t) == "*"
+	}
+	if tv := field(v, "trust"); tv != nil {
+		if b, ok := boolean(tv); ok {
+			s.Trusted = &model.Bool{Value: b, Loc: c.loc(tv)}
+		}
+	}
+	return s
+}
+
+// indexOf finds the argument a secret was found in: the first one its
+// redaction changed that holds its marker.
+func indexOf(redacted, args []string, f found) int {
+	for i := range redacted {
+		if redacted[i] != args[i] && strings.Contains(redacted[i], f.ref.Fingerprint) {
+			return i
+		}
+	}
+	return -1
+}
+
+// transport normalizes the type field, or infers it from what is set.
+func transport(typ, command, url string) string {
+	switch t := strings.ToLower(strings.TrimSpace(typ)); t {
+	case "stdio", "local":
+		return "stdio"
+	case "http", "streamable-http", "streamablehttp", "streamable_http":
+		return "http"
+	case "sse":
+		return "sse"
+	case "":
+		if command != "" {
+			return "stdio"
+		}
+		if url != "" {
+			return "http"
+		}
+		return ""
+	default:
+		return t
+	}
+}

@@ -1,0 +1,280 @@
+package secrets
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/zricethezav/gitleaks/v8/config"
+
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// Tiers decide which rule names an overlapping find: our own prefix rules
+// know the token's lifetime, gitleaks' vendor rules know the vendor, our
+// context rules (URL password, Basic, Bearer) only know where it sat, and
+// gitleaks' generic rules know least.
+const (
+	tierOwn = iota
+	tierVendor
+	tierContext
+	tierGeneric
+)
+
+// maxRules and maxKeywords size the bitsets Scan keeps on its stack.
+const (
+	maxRules    = 512
+	maxKeywords = 512
+)
+
+// rule is one recogniser, from gitleaks' default set or our own.
+type rule struct {
+	id       string // the kind reported
+	lifetime string
+	tier     int
+	re       *regexp.Regexp
+	// group is the secret's capture group; 0 takes gitleaks' default: the
+	// first non-empty group, or the whole match when there is none.
+	group    int
+	entropy  float64 // the secret's Shannon entropy must exceed it (0: no check)
+	keywords []string
+	allow    []*config.Allowlist
+	gitleaks bool
+	trim     string // trailing characters never part of the secret
+	// refine validates an own rule's find and may rename it (JWT lifetime,
+	// Slack token type, a decoded Basic credential).
+	refine func(f *find) bool
+	// gate, when set, is checked before the regex runs (see gate.go).
+	gate *gate
+	// need is a substring every match holds, checked before the regex runs.
+	need string
+}
+
+// worthRunning applies the rule's cheap pre-checks.
+func (r *rule) worthRunning(text string) bool {
+	return (r.need == "" || strings.Contains(text, r.need)) && (r.gate == nil || r.gate.pass(text))
+}
+
+// find is one candidate secret before overlaps are resolved.
+type find struct {
+	text       string
+	loc        []int // submatch indexes into text
+	start, end int   // the secret
+	ref        model.SecretRef
+	tier, rank int
+}
+
+func (f *find) secret() string { return f.text[f.start:f.end] }
+
+// group returns submatch i, "" when it did not take part.
+func (f *find) group(i int) string {
+	if 2*i+1 >= len(f.loc) || f.loc[2*i] < 0 {
+		return ""
+	}
+	return f.text[f.loc[2*i]:f.loc[2*i+1]]
+}
+
+type engine struct {
+	rules   []*rule
+	global  []*config.Allowlist
+	always  []int // rules without keywords
+	kw      []string
+	kwRules [][]int
+	byFirst [256][]int // keyword indexes by lower-cased first byte
+	err     error      // why gitleaks' rules are missing, if they are
+}
+
+var (
+	engineOnce sync.Once
+	theEngine  *engine
+)
+
+// getEngine compiles every rule on first use, not at program start: the
+// CLI's other commands and a small scan should not pay for it twice.
+func getEngine() *engine {
+	engineOnce.Do(func() { theEngine = buildEngine() })
+	return theEngine
+}
+
+func buildEngine() *engine {
+	e := &engine{rules: ownRules()}
+	gl, global, err := loadGitleaks()
+	if err != nil {
+		// Our own rules still cover the credentials sandboxes hold most.
+		e.err = err
+	} else {
+		e.rules = append(e.rules, gl...)
+		e.global = global
+	}
+	if len(e.rules) > maxRules {
+		e.err = fmt.Errorf("load secret rules: %d rules, at most %d fit", len(e.rules), maxRules)
+		e.rules = e.rules[:maxRules]
+	}
+	index := map[string]int{}
+	for i, r := range e.rules {
+		if len(r.keywords) == 0 {
+			e.always = append(e.always, i)
+			continue
+		}
+		for _, k := range r.keywords {
+			k = strings.ToLower(k)
+			if k == "" {
+				continue
+			}
+			ki, ok := index[k]
+			if !ok {
+				if len(e.kw) == maxKeywords {
+					e.always = append(e.always, i)
+					break
+				}
+				ki = len(e.kw)
+				index[k] = ki
+				e.kw = append(e.kw, k)
+				e.kwRules = append(e.kwRules, nil)
+				e.byFirst[k[0]] = append(e.byFirst[k[0]], ki)
+			}
+			e.kwRules[ki] = append(e.kwRules[ki], i)
+		}
+	}
+	return e
+}
+
+// prefilter marks the rules worth running on text: those without keywords
+// and those with a keyword that the lower-cased text contains. It lowers
+// ASCII letters on the fly instead of copying the text.
+func (e *engine) prefilter(text string, hit *[maxRules / 64]uint64) bool {
+	found := false
+	for _, i := range e.always {
+		hit[i/64] |= 1 << (i % 64)
+		found = true
+	}
+	var seen [maxKeywords / 64]uint64
+	for i := 0; i < len(text); i++ {
+		cands := e.byFirst[lower(text[i])]
+		for _, k := range cands {
+			if seen[k/64]&(1<<(k%64)) != 0 || !hasPrefixFold(text[i:], e.kw[k]) {
+				continue
+			}
+			seen[k/64] |= 1 << (k % 64)
+			for _, r := range e.kwRules[k] {
+				hit[r/64] |= 1 << (r % 64)
+			}
+			found = true
+		}
+	}
+	return found
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasPrefixFold reports whether s starts with the lower-case keyword kw,
+// ignoring ASCII case in s.
+func hasPrefixFold(s, kw string) bool {
+	if len(s) < len(kw) {
+		return false
+	}
+	for j := 1; j < len(kw); j++ {
+		if lower(s[j]) != kw[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// run applies one rule to text and appends what it finds.
+func (e *engine) run(r *rule, rank int, text string, out []find) []find {
+	var line func() string
+	for _, loc := range r.re.FindAllStringSubmatchIndex(text, -1) {
+		s, end := secretSpan(r, loc, text)
+		for end > s && strings.IndexByte(r.trim, text[end-1]) >= 0 {
+			end--
+		}
+		if end <= s {
+			continue
+		}
+		f := find{text: text, loc: loc, start: s, end: end, tier: r.tier, rank: rank,
+			ref: model.SecretRef{Kind: r.id, Lifetime: r.lifetime}}
+		secret := f.secret()
+		if r.entropy > 0 && entropy(secret) <= r.entropy || isPlaceholder(secret) || covered(out, s, end, r.tier) {
+			continue
+		}
+		if r.gitleaks {
+			match := strings.Trim(text[loc[0]:loc[1]], "\n")
+			if line == nil {
+				line = func() string { return lineAround(text, loc[0], loc[1]) }
+			}
+			if allowed(e.global, secret, match, line) || allowed(r.allow, secret, match, line) {
+				continue
+			}
+		}
+		if r.refine != nil && !r.refine(&f) {
+			continue
+		}
+		if f.ref.Fingerprint == "" {
+			f.ref.Fingerprint = Fingerprint(secret)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// covered reports whether an earlier find of the same or a better tier
+// already spans [s, e): resolve would fold this one into it unchanged, so
+// its allowlists (gitleaks' cost the most) need not run.
+func covered(finds []find, s, e, tier int) bool {
+	for i := range finds {
+		if f := &finds[i]; f.tier <= tier && f.start <= s && e <= f.end {
+			return true
+		}
+	}
+	return false
+}
+
+// secretSpan picks the secret inside a match: the rule's secret group, or
+// gitleaks' default (first non-empty group). A named group is a label
+// (jwt-base64 names the JOSE header it saw), not the secret, so the whole
+// match is used then.
+func secretSpan(r *rule, loc []int, text string) (int, int) {
+	s, e := loc[0], loc[1]
+	switch {
+	case r.group > 0:
+		if 2*r.group+1 >= len(loc) || loc[2*r.group] < 0 {
+			return 0, 0
+		}
+		s, e = loc[2*r.group], loc[2*r.group+1]
+	case len(loc) > 2:
+		names := r.re.SubexpNames()
+		for g := 1; 2*g+1 < len(loc); g++ {
+			if loc[2*g] >= 0 && loc[2*g+1] > loc[2*g] {
+				if names[g] == "" {
+					s, e = loc[2*g], loc[2*g+1]
+				}
+				break
+			}
+		}
+	}
+	// gitleaks trims newlines a match may run into.
+	for s < e && text[s] == '\n' {
+		s++
+	}
+	for e > s && text[e-1] == '\n' {
+		e--
+	}
+	return s, e
+}
+
+// lineAround returns the whole lines spanned by text[s:e].
+func lineAround(text string, s, e int) string {
+	ls := strings.LastIndexByte(text[:s], '\n') + 1
+	le := strings.IndexByte(text[e:], '\n')
+	if le < 0 {
+		return text[ls:]
+	}
+	return text[ls : e+le]
+}

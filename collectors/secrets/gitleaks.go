@@ -1,0 +1,168 @@
+package secrets
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/viper"
+	"github.com/zricethezav/gitleaks/v8/config"
+)
+
+// loadGitleaks turns gitleaks' default rule set into our rules, the way
+// gitleaks' own NewDetectorDefaultConfig does (viper → ViperConfig →
+// Translate), but on a private viper instance: the global one is process
+// state that the CLI may use, and viper is not safe for concurrent use.
+//
+// Reading the TOML costs about 4 ms either through viper or BurntSushi/toml
+// (measured with BenchmarkInit); Translate, which compiles some 500 regular
+// expressions, is the bulk (~20 ms), so there is nothing to win by bypassing
+// viper. Rules that only make sense with a file path (Path set), that never
+// report alone (SkipReport) or that are composites of other rules (Required)
+// are left out: Scan sees values, not files.
+func loadGitleaks() ([]*rule, []*config.Allowlist, error) {
+	v := viper.New()
+	v.SetConfigType("toml")
+	if err := v.ReadConfig(strings.NewReader(config.DefaultConfig)); err != nil {
+		return nil, nil, fmt.Errorf("read gitleaks config: %w", err)
+	}
+	var vc config.ViperConfig
+	if err := v.Unmarshal(&vc); err != nil {
+		return nil, nil, fmt.Errorf("decode gitleaks config: %w", err)
+	}
+	cfg, err := vc.Translate()
+	if err != nil {
+		return nil, nil, fmt.Errorf("translate gitleaks config: %w", err)
+	}
+	var rules []*rule
+	for _, gr := range cfg.GetOrderedRules() {
+		if gr.Regex == nil || gr.Path != nil || gr.SkipReport || len(gr.RequiredRules) > 0 {
+			continue
+		}
+		tier := tierVendor
+		if strings.Contains(gr.RuleID, "generic") {
+			tier = tierGeneric
+		}
+		rules = append(rules, &rule{
+			id:       gr.RuleID,
+			lifetime: gitleaksLifetime(gr.RuleID),
+			tier:     tier,
+			re:       gr.Regex, // an alias of the standard regexp.Regexp unless built with gore2regex
+			group:    gr.SecretGroup,
+			entropy:  gr.Entropy,
+			keywords: gr.Keywords,
+			allow:    gr.Allowlists,
+			gitleaks: true,
+			gate:     templateGate(gr.Regex),
+		})
+	}
+	return rules, cfg.Allowlists, nil
+}
+
+// Lifetimes of gitleaks kinds, where the provider documents one: "long"
+// means the token stays valid until someone revokes it (or for months),
+// "short" that it expires within hours, "session" that it lives as long as
+// a login session. Every other kind is "unknown".
+var gitleaksLifetimes = map[string]string{
+	"github-pat":                                  "long",
+	"github-fine-grained-pat":                     "long",
+	"github-oauth":                                "long",
+	"github-refresh-token":                        "long",
+	"github-app-token":                            "short",
+	"gitlab-pat":                                  "long",
+	"gitlab-pat-routable":                         "long",
+	"gitlab-deploy-token":                         "long",
+	"gitlab-runner-authentication-token":          "long",
+	"gitlab-runner-authentication-token-routable": "long",
+	"gitlab-cicd-job-token":                       "short",
+	"gitlab-session-cookie":                       "session",
+	"aws-access-token":                            "unknown",
+	"aws-amazon-bedrock-api-key-long-lived":       "long",
+	"aws-amazon-bedrock-api-key-short-lived":      "short",
+	"openai-api-key":                              "long",
+	"anthropic-api-key":                           "long",
+	"anthropic-admin-api-key":                     "long",
+	"npm-access-token":                            "long",
+	"pypi-upload-token":                           "long",
+	"gcp-api-key":                                 "long",
+	"private-key":                                 "long",
+	"age-secret-key":                              "long",
+	"slack-bot-token":                             "long",
+	"slack-user-token":                            "long",
+	"slack-app-token":                             "long",
+	"slack-legacy-token":                          "long",
+	"slack-legacy-bot-token":                      "long",
+	"slack-legacy-workspace-token":                "long",
+	"slack-webhook-url":                           "long",
+	"microsoft-teams-webhook":                     "long",
+	"huggingface-access-token":                    "long",
+	"huggingface-organization-api-token":          "long",
+	"stripe-access-token":                         "long",
+	"sendgrid-api-token":                          "long",
+	"twilio-api-key":                              "long",
+	"telegram-bot-api-token":                      "long",
+	"discord-api-token":                           "long",
+	"digitalocean-pat":                            "long",
+	"dropbox-long-lived-api-token":                "long",
+	"dropbox-short-lived-api-token":               "short",
+	"rubygems-api-token":                          "long",
+	"pulumi-api-token":                            "long",
+	"doppler-api-token":                           "long",
+	"databricks-api-token":                        "long",
+	"hashicorp-tf-api-token":                      "long",
+	"heroku-api-key":                              "long",
+	"heroku-api-key-v2":                           "long",
+	"1password-service-account-token":             "long",
+	"1password-secret-key":                        "long",
+	"linear-api-key":                              "long",
+	"notion-api-token":                            "long",
+	"postman-api-token":                           "long",
+	"grafana-service-account-token":               "long",
+	"grafana-cloud-api-token":                     "long",
+	"sentry-user-token":                           "long",
+	"sentry-org-token":                            "long",
+	"artifactory-api-key":                         "long",
+	"artifactory-reference-token":                 "long",
+	"jwt":                                         "unknown",
+}
+
+func gitleaksLifetime(id string) string {
+	if l, ok := gitleaksLifetimes[id]; ok {
+		return l
+	}
+	return "unknown"
+}
+
+// allowed applies gitleaks allowlists the way its detector does for a
+// fragment without path or commit: OR lists match on a regex or a stopword;
+// AND lists need every check they declare, and a path or commit check can
+// never pass here.
+func allowed(lists []*config.Allowlist, secret, match string, line func() string) bool {
+	for _, a := range lists {
+		target := secret
+		switch a.RegexTarget {
+		case "match":
+			target = match
+		case "line":
+			target = line()
+		}
+		regexOK := a.RegexAllowed(target)
+		stopOK, _ := a.ContainsStopWord(secret)
+		if a.MatchCondition == config.AllowlistMatchAnd {
+			ok := len(a.Commits) == 0 && len(a.Paths) == 0
+			if len(a.Regexes) > 0 {
+				ok = ok && regexOK
+			}
+			if len(a.StopWords) > 0 {
+				ok = ok && stopOK
+			}
+			if ok && (len(a.Regexes) > 0 || len(a.StopWords) > 0) {
+				return true
+			}
+			continue
+		}
+		if regexOK || stopOK {
+			return true
+		}
+	}
+	return false
+}

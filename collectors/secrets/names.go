@@ -1,0 +1,110 @@
+package secrets
+
+import "strings"
+
+// Words that make a name sensitive on their own (GITHUB_TOKEN, DB_PASS,
+// apiKey, clientSecret, Authorization, GH_PAT).
+var sensitiveWords = map[string]bool{
+	"token": true, "tokens": true, "secret": true, "secrets": true, "password": true,
+	"passwd": true, "pass": true, "passphrase": true, "pwd": true, "credential": true,
+	"credentials": true, "creds": true, "auth": true, "authorization": true, "bearer": true,
+	"cookie": true, "cookies": true, "pat": true, "jwt": true, "apikey": true, "privkey": true,
+	"key": true,
+}
+
+// Suffixes that make a glued word sensitive (GITHUBTOKEN, MYAPIKEY,
+// dbpassword) without catching "tokenizer" or "keyboard".
+var sensitiveSuffixes = []string{"token", "secret", "password", "passwd", "apikey", "accesskey", "secretkey", "privatekey", "credentials"}
+
+// A name ending in one of these describes a credential (its file, URL,
+// length, the variable that holds it) rather than holding it.
+var metaWords = map[string]bool{
+	"id": true, "ids": true, "name": true, "names": true, "file": true, "files": true, "path": true,
+	"dir": true, "url": true, "uri": true, "endpoint": true, "host": true, "hostname": true,
+	"port": true, "type": true, "method": true, "mode": true, "enabled": true, "enable": true,
+	"disabled": true, "disable": true, "length": true, "size": true, "ttl": true, "timeout": true,
+	"expiry": true, "expires": true, "expiration": true, "env": true, "var": true, "variable": true,
+	"header": true, "prefix": true, "format": true, "version": true, "count": true, "limit": true,
+	"helper": true, "command": true, "cmd": true, "field": true, "label": true, "kind": true,
+	"scope": true, "scopes": true, "location": true, "policy": true, "rotation": true,
+	"provider": true, "issuer": true, "audience": true, "user": true, "username": true,
+	"login": true, "email": true, "image": true, "region": true, "sha": true, "hash": true,
+	"digest": true, "checksum": true, "fingerprint": true, "algorithm": true, "alg": true,
+	"required": true, "domain": true, "server": true, "service": true, "source": true,
+	"store": true, "vault": true, "manager": true, "ref": true, "arn": true,
+}
+
+// Words before "key" that make it an identifier, not a secret.
+var keyQualifiers = map[string]bool{
+	"primary": true, "foreign": true, "public": true, "pub": true, "cache": true, "partition": true,
+	"sort": true, "idempotency": true, "object": true, "s3": true, "map": true, "hash": true,
+	"routing": true, "row": true, "shard": true, "lookup": true, "unique": true, "index": true,
+	"dedup": true, "group": true, "env": true, "hot": true, "sequence": true, "schema": true,
+	"translation": true, "i18n": true, "storage": true, "bucket": true, "dict": true,
+}
+
+// SensitiveName reports whether a variable or key name suggests a credential:
+// one of its words (split at _ - . and camelCase) is a credential word, and
+// its last word does not make it metadata about one (TOKEN_URL, PASSWORD_FILE,
+// api_key_env). PWD alone is the shell's working directory.
+func SensitiveName(name string) bool {
+	ws := nameWords(name)
+	if len(ws) == 0 || metaWords[ws[len(ws)-1]] {
+		return false
+	}
+	if len(ws) == 1 && (ws[0] == "pwd" || ws[0] == "oldpwd") {
+		return false
+	}
+	for i, w := range ws {
+		if w == "key" && i > 0 && keyQualifiers[ws[i-1]] {
+			continue
+		}
+		if sensitiveWords[w] {
+			return true
+		}
+		for _, s := range sensitiveSuffixes {
+			if strings.HasSuffix(w, s) {
+				return true
+			}
+		}
+		if i+1 < len(ws) && (w == "private" || w == "access" || w == "secret" || w == "api") && ws[i+1] == "key" {
+			return true
+		}
+	}
+	return false
+}
+
+// nameWords splits a name into lower-case words at non-alphanumerics and
+// camelCase humps ("APIKey" → api, key; "x-api-key" → x, api, key).
+func nameWords(name string) []string {
+	var ws []string
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			ws = append(ws, strings.ToLower(name[start:end]))
+		}
+		start = -1
+	}
+	isUp := func(c byte) bool { return 'A' <= c && c <= 'Z' }
+	isLo := func(c byte) bool { return 'a' <= c && c <= 'z' }
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		alnum := isUp(c) || isLo(c) || '0' <= c && c <= '9'
+		if !alnum {
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		prev := name[i-1]
+		// fooBar → foo|Bar; APIKey → API|Key
+		if isUp(c) && (isLo(prev) || isUp(prev) && i+1 < len(name) && isLo(name[i+1])) {
+			flush(i)
+			start = i
+		}
+	}
+	flush(len(name))
+	return ws
+}

@@ -1,0 +1,107 @@
+package workflows
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+func TestMalformed(t *testing.T) {
+	bomb := "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n"
+	prev := "a"
+	for _, n := range []string{"b", "c", "d", "e", "f", "g", "h", "i"} {
+		bomb += n + ": &" + n + " [" + strings.Repeat("*"+prev+",", 8) + "*" + prev + "]\n"
+		prev = n
+	}
+	bomb += "on: push\njobs:\n  x:\n    env: *i\n    steps:\n      - run: claude -p hi\n"
+	tests := []struct {
+		name, src string
+		wantErr   bool
+		line      int
+	}{
+		{"bad syntax", "on: push\njobs:\n  a: [\n", true, 3},
+		{"tab indent", "on: push\njobs:\n\ta: 1\n", true, 3},
+		{"binary", "\x00\x01\xff\xfe", true, 0},
+		{"alias bomb", bomb, true, 0},
+		{"self reference", "on: push\njobs:\n  a: &j\n    steps:\n      - run: claude -p x\n    env: {k: *j}\n", false, 0},
+		{"not a mapping", "- a\n- b\n", false, 0},
+		{"no jobs", "name: x\non: push\n", false, 0},
+		{"empty", "", false, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			doc, err := collect(t, tt.src)
+			if time.Since(start) > 2*time.Second {
+				t.Errorf("took %v", time.Since(start))
+			}
+			var pe *collectors.ParseError
+			if tt.wantErr {
+				if !errors.As(err, &pe) {
+					t.Fatalf("err = %v, want a ParseError", err)
+				}
+				if tt.line != 0 && pe.Line != tt.line {
+					t.Errorf("line = %d, want %d (%v)", pe.Line, tt.line, err)
+				}
+				return
+			}
+			if err != nil && !errors.As(err, &pe) {
+				t.Fatalf("err = %v", err)
+			}
+			if tt.name != "self reference" && len(doc.Workflows) != 0 {
+				t.Errorf("got %d workflows, want none", len(doc.Workflows))
+			}
+		})
+	}
+}
+
+func FuzzCollect(f *testing.F) {
+	for _, s := range []string{
+		agentJob("    runs-on: [self-hosted]\n    permissions: write-all\n", "        with:\n          claude_args: --permission-mode bypassPermissions\n"),
+		"on: [push]\njobs:\n  a:\n    steps:\n      - run: |\n          codex exec --yolo \\\n            hi\n",
+		"a: &a [*a]\njobs: {x: {steps: [*a]}}\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var doc model.Document
+		var err error
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			err = New().Collect(context.Background(), wfPath, data, &doc)
+		}()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("Collect did not return within 5s on %q", data)
+		}
+		if err != nil {
+			var pe *collectors.ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error is not a ParseError: %v", err)
+			}
+			return
+		}
+		for _, wf := range doc.Workflows {
+			if wf.File != wfPath || !wf.RunsAgent && !wf.CopilotSetup {
+				t.Fatalf("inconsistent workflow %+v", wf)
+			}
+			for _, j := range wf.Jobs {
+				if j.File != wfPath || len(j.EffectiveWrite) == 0 && j.Permissions == nil && wf.Permissions == nil {
+					t.Fatalf("inconsistent job %+v", j)
+				}
+			}
+		}
+		for _, c := range doc.Credentials {
+			if c.Fingerprint == "" || c.Line < 1 {
+				t.Fatalf("credential without fingerprint or line: %+v", c)
+			}
+		}
+	})
+}

@@ -1,0 +1,158 @@
+package workflows
+
+import (
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+var shaRef = regexp.MustCompile(`^[0-9a-f]{40}$`)
+
+// actionName splits owner/repo[/path]@ref into its lowercased name and ref.
+func actionName(uses string) string {
+	name, _, _ := strings.Cut(strings.TrimSpace(uses), "@")
+	return strings.ToLower(name)
+}
+
+func actionRef(uses string) string {
+	_, ref, _ := strings.Cut(strings.TrimSpace(uses), "@")
+	return ref
+}
+
+// step reads one step into j.
+func (c *collector) step(s *yaml.Node, j *model.Job, ctx string) {
+	j.Env = append(j.Env, c.env(get(s, "env"), ctx+" step")...)
+	if k, uses := getKV(s, "uses"); uses != nil && uses.Kind == yaml.ScalarNode {
+		name := actionName(uses.Value)
+		with := get(s, "with")
+		switch {
+		case agentAction(name) != "":
+			j.AgentSteps = append(j.AgentSteps, c.agentStep(k, uses, with, agentAction(name), ctx))
+		case name == "actions/checkout":
+			j.Checkouts = append(j.Checkouts, c.checkout(uses, with, ctx))
+		case autoMergeAction(name):
+			j.AutoMerge = append(j.AutoMerge, model.Str{Value: uses.Value, Loc: c.loc(uses.Line)})
+		case name == "actions/github-script":
+			if script := get(with, "script"); script != nil {
+				for i, line := range strings.Split(scalar(script), "\n") {
+					if scriptMergeRE.MatchString(line) {
+						j.AutoMerge = append(j.AutoMerge, model.Str{Value: uses.Value + ": " + strings.TrimSpace(secrets.Redact(line)), Loc: c.loc(lineOf(script, i))})
+					}
+				}
+			}
+		}
+	}
+	if run := get(s, "run"); run != nil && run.Kind == yaml.ScalarNode {
+		c.runScript(run, j)
+	}
+}
+
+// scriptMergeRE finds merges and approvals made through the REST or
+// GraphQL API in actions/github-script.
+var scriptMergeRE = regexp.MustCompile(`pulls\.merge\b|enablePullRequestAutoMerge|mergePullRequest|event:\s*['"]APPROVE['"]`)
+
+// agentStep reads an agent action's inputs.
+func (c *collector) agentStep(k, uses, with *yaml.Node, tool, ctx string) model.AgentStep {
+	st := model.AgentStep{Uses: uses.Value, Pinned: shaRef.MatchString(actionRef(uses.Value)), Tool: tool, Loc: c.loc(k.Line), Inputs: map[string]model.Str{}}
+	for _, kv := range pairs(with) {
+		name := kv[0].Value
+		v := model.Str{Value: c.clean(name, scalar(kv[1]), ctx+" input "+name, kv[1].Line), Loc: c.loc(kv[1].Line)}
+		st.Inputs[name] = v
+		switch name {
+		case "allowed_bots":
+			st.AllowedBots = &v
+		case "allowed_non_write_users":
+			st.AllowedNonWrite = &v
+		case "claude_args", "args", "codex_args", "codex-args", "gemini_args", "extra_args":
+			st.Args = &v
+		case "sandbox":
+			st.Sandbox = &v
+		case "permission_mode", "permission-mode", "approval_mode", "approval-mode":
+			st.PermissionMode = &v
+		}
+	}
+	if st.Args != nil {
+		flags := cliFlags(tool, shellWords(st.Args.Value))
+		if flags.mode != "" && st.PermissionMode == nil {
+			st.PermissionMode = &model.Str{Value: flags.mode, Loc: st.Args.Loc}
+		}
+		if flags.sandbox != "" && st.Sandbox == nil {
+			st.Sandbox = &model.Str{Value: flags.sandbox, Loc: st.Args.Loc}
+		}
+	}
+	return st
+}
+
+// clean returns an input or env value fit for the model: references kept as
+// written, literal secrets replaced by a marker and reported as credentials.
+func (c *collector) clean(name, value, context string, line int) string {
+	if onlyExpr(value) {
+		return value
+	}
+	if r := secrets.DetectNamed(name, value); r != nil && secrets.Detect(value) == nil {
+		c.credential(*r, context, line)
+		return "[REDACTED:" + r.Kind + ":" + r.Fingerprint + "]"
+	}
+	for _, m := range secrets.Scan(value) {
+		c.credential(m.SecretRef, context, line)
+	}
+	return secrets.Redact(value)
+}
+
+func (c *collector) credential(r model.SecretRef, context string, line int) {
+	c.doc.Credentials = append(c.doc.Credentials, model.Credential{
+		SecretRef: r, Where: "workflow", Context: context, ReadableByAgent: true, Loc: c.loc(line),
+	})
+}
+
+// checkout reads actions/checkout: persist-credentials (default true) leaves
+// the token in the checkout's git config for every later step to read.
+func (c *collector) checkout(uses, with *yaml.Node, ctx string) model.Checkout {
+	co := model.Checkout{Uses: uses.Value, PersistCredentials: true, Loc: c.loc(uses.Line)}
+	if v := scalar(get(with, "persist-credentials")); v != "" {
+		expr := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(v), "${{"), "}}"))
+		co.PersistCredentials = !strings.EqualFold(expr, "false")
+	}
+	if t := get(with, "token"); t != nil {
+		co.Token = tokenRef(c.clean("token", scalar(t), ctx+" checkout token", t.Line))
+	}
+	co.Ref = scalar(get(with, "ref"))
+	return co
+}
+
+// tokenRef shortens ${{ secrets.PAT }} to secrets.PAT; the job's own
+// GITHUB_TOKEN is "".
+func tokenRef(v string) string {
+	if !onlyExpr(v) {
+		return v
+	}
+	inner := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(v), "${{"), "}}"))
+	if inner == "github.token" || inner == "secrets.GITHUB_TOKEN" {
+		return ""
+	}
+	return inner
+}
+
+// env reads an env: mapping.
+func (c *collector) env(m *yaml.Node, context string) []model.EnvVar {
+	var out []model.EnvVar
+	for _, kv := range pairs(m) {
+		name, v := kv[0].Value, scalar(kv[1])
+		ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveName(name), Loc: c.loc(kv[0].Line)}
+		switch {
+		case len(secretNames(v)) > 0:
+			ev.FromSecret = true
+		default:
+			if r := secrets.DetectNamed(name, v); r != nil {
+				ev.Secret = r
+				c.credential(*r, context+" env "+name, kv[0].Line)
+			}
+		}
+		out = append(out, ev)
+	}
+	return out
+}

@@ -1,0 +1,183 @@
+// Package workflows collects GitHub Actions workflows that run a coding
+// agent (claude-code-action, codex-action, `claude -p` in a run step…) or
+// prepare its environment (copilot-setup-steps.yml): triggers, token
+// permissions, runners, secrets, checkout credentials, pushes and merges.
+// Workflows that involve no agent add nothing.
+package workflows
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// Collector reads .github/workflows/*.yml.
+type Collector struct{}
+
+// New returns the GitHub Actions workflow collector.
+func New() *Collector { return &Collector{} }
+
+// Name implements collectors.Collector.
+func (*Collector) Name() string { return "workflows" }
+
+// Match accepts YAML files directly in a .github/workflows directory; GitHub
+// does not run files in its subdirectories.
+func (*Collector) Match(p string) bool {
+	ext := path.Ext(p)
+	if ext != ".yml" && ext != ".yaml" {
+		return false
+	}
+	dir := path.Dir(p)
+	return dir == ".github/workflows" || strings.HasSuffix(dir, "/.github/workflows")
+}
+
+// copilotHonoured are the copilot-setup-steps job keys the Copilot coding
+// agent reads (FORMATS.md); others are silently ignored by it.
+var copilotHonoured = map[string]bool{
+	"steps": true, "permissions": true, "runs-on": true, "services": true, "snapshot": true, "timeout-minutes": true,
+}
+
+// Collect implements collectors.Collector.
+func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model.Document) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return &collectors.ParseError{Line: yamlErrLine(err), Err: fmt.Errorf("parse yaml: %w", err)}
+	}
+	if root.Kind != yaml.DocumentNode || len(root.Content) == 0 {
+		return nil
+	}
+	top := root.Content[0]
+	jobs := get(top, "jobs")
+	if top.Kind != yaml.MappingNode || jobs == nil || jobs.Kind != yaml.MappingNode {
+		return nil // not a workflow
+	}
+	c := &collector{file: p, doc: doc, scan: &scanner{}}
+	base := path.Base(p)
+	wf := model.Workflow{
+		Loc:          c.loc(top.Line),
+		Name:         scalar(get(top, "name")),
+		CopilotSetup: base == "copilot-setup-steps.yml" || base == "copilot-setup-steps.yaml",
+	}
+	if wf.Name == "" {
+		wf.Name = base
+	}
+	c.workflow = wf.Name
+	wf.Triggers = c.triggers(getKV(top, "on"))
+	for _, t := range wf.Triggers {
+		if t.Value == "pull_request_target" {
+			wf.PullRequestTarget = &t
+		}
+	}
+	if k, v := getKV(top, "permissions"); v != nil {
+		wf.Permissions = c.permissions(k, v)
+	}
+	// Workflow env reaches every job; its literal secrets are reported once.
+	c.wfEnv = get(top, "env")
+	c.wfEnvVars = c.env(c.wfEnv, "workflow "+wf.Name)
+	for i := 0; i+1 < len(jobs.Content) && c.scan.err == nil; i += 2 {
+		id, body := jobs.Content[i], resolve(jobs.Content[i+1])
+		if body.Kind != yaml.MappingNode {
+			continue
+		}
+		job := c.job(id, body, wf.Permissions)
+		if wf.CopilotSetup && id.Value == "copilot-setup-steps" {
+			// The agent runs on this job's runner after its steps.
+			job.RunsAgent = true
+			for j := 0; j+1 < len(body.Content); j += 2 {
+				if k := body.Content[j]; !copilotHonoured[k.Value] {
+					job.IgnoredKeys = append(job.IgnoredKeys, model.Str{Value: k.Value, Loc: c.loc(k.Line)})
+				}
+			}
+		}
+		wf.RunsAgent = wf.RunsAgent || job.RunsAgent
+		wf.Jobs = append(wf.Jobs, job)
+	}
+	if c.scan.err != nil {
+		return c.scan.err
+	}
+	// Literal secrets are reported for every workflow (the agent can read
+	// any file of its checkout); the Workflow itself only when it involves
+	// an agent.
+	if !wf.CopilotSetup && !wf.RunsAgent {
+		return nil
+	}
+	wf.RunsAgent = true
+	doc.Workflows = append(doc.Workflows, wf)
+	return nil
+}
+
+var yamlLineRE = regexp.MustCompile(`line (\d+)`)
+
+// yamlErrLine reads the line from yaml.v3's message (it has no position type
+// for syntax errors).
+func yamlErrLine(err error) int {
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		err = errors.New(te.Errors[0])
+	}
+	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	return 0
+}
+
+// collector holds what one file's jobs share.
+type collector struct {
+	file     string
+	workflow string
+	doc      *model.Document
+	scan     *scanner
+	// wfEnv is the workflow's env: node, wfEnvVars its variables.
+	wfEnv     *yaml.Node
+	wfEnvVars []model.EnvVar
+}
+
+func (c *collector) loc(line int) model.Loc { return model.Loc{File: c.file, Line: line} }
+
+// triggers reads on: as a string, a list or a map of events.
+func (c *collector) triggers(key, on *yaml.Node) []model.Str {
+	var out []model.Str
+	switch {
+	case on == nil:
+	case on.Kind == yaml.ScalarNode:
+		out = append(out, model.Str{Value: on.Value, Loc: c.loc(on.Line)})
+	case on.Kind == yaml.SequenceNode:
+		for _, e := range on.Content {
+			if e = resolve(e); e.Kind == yaml.ScalarNode {
+				out = append(out, model.Str{Value: e.Value, Loc: c.loc(e.Line)})
+			}
+		}
+	case on.Kind == yaml.MappingNode:
+		for i := 0; i+1 < len(on.Content); i += 2 {
+			out = append(out, model.Str{Value: on.Content[i].Value, Loc: c.loc(on.Content[i].Line)})
+		}
+	}
+	return out
+}
+
+// permissions reads a permissions block: write-all, read-all, {} or scopes.
+func (c *collector) permissions(key, v *yaml.Node) *model.Permissions {
+	p := &model.Permissions{Scopes: map[string]string{}, Loc: c.loc(key.Line)}
+	switch v.Kind {
+	case yaml.ScalarNode:
+		p.All = v.Value
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(v.Content); i += 2 {
+			p.Scopes[v.Content[i].Value] = scalar(v.Content[i+1])
+		}
+	}
+	return p
+}

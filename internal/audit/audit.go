@@ -1,0 +1,225 @@
+// Package audit runs one audit end to end: collect, evaluate the rules,
+// fingerprint, apply waivers and baselines, score, and build the report.
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/registry"
+	"github.com/sandbox-audit/sandbox-audit/model"
+	"github.com/sandbox-audit/sandbox-audit/policies"
+	"github.com/sandbox-audit/sandbox-audit/reports"
+	"github.com/sandbox-audit/sandbox-audit/rules"
+)
+
+// Options is one audit's settings, validated by the CLI.
+type Options struct {
+	Path          string // config tree to scan ("" with Live only)
+	Config        *policies.Config
+	RuleDirs      []string
+	FailOn        string // overrides the policy file when set
+	Exclude       []string
+	Baseline      string
+	WriteBaseline string
+	Version       string
+	Now           time.Time
+	HelpBase      string
+}
+
+// ErrUsage marks a problem with what the user asked for (exit 2).
+var ErrUsage = errors.New("usage")
+
+// Engine is the compiled rule set and scoring policy, built once and reused
+// for every target.
+type Engine struct {
+	Set    *rules.Set
+	Rules  *rules.Engine
+	Scorer *policies.Scorer
+}
+
+// NewEngine loads the built-in rules plus the user's, drops the disabled ones
+// and compiles everything once.
+func NewEngine(ctx context.Context, dirs []string, cfg *policies.Config) (*Engine, error) {
+	set, err := rules.LoadBuiltin()
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range dirs {
+		if err := set.AddDir(d); err != nil {
+			return nil, err
+		}
+	}
+	if cfg != nil {
+		if err := cfg.CheckRuleIDs(set); err != nil {
+			return nil, err
+		}
+		set = set.Without(cfg.Disabled())
+	}
+	eng, err := rules.Compile(ctx, set)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := policies.NewScorer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{Set: set, Rules: eng, Scorer: sc}, nil
+}
+
+// Run audits opt.Path with the engine.
+func (e *Engine) Run(ctx context.Context, opt Options) (*reports.Report, error) {
+	cfg := opt.Config
+	if cfg == nil {
+		cfg = &policies.Config{Version: 1}
+	}
+	doc := &model.Document{}
+	var errs []model.Error
+	targets := []string{}
+	if opt.Path != "" {
+		exclude := append(append([]string{}, cfg.Exclude...), opt.Exclude...)
+		d, es, err := collectors.Scan(ctx, opt.Path, collectors.Options{Exclude: exclude, Collectors: registry.All()})
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+		}
+		doc, errs = d, es
+		targets = append(targets, filepath.ToSlash(opt.Path))
+	}
+	doc.Params = cfg.Params
+	if doc.Params == nil {
+		doc.Params = map[string]any{}
+	}
+	if err := e.prepare(doc, cfg, opt); err != nil {
+		return nil, err
+	}
+	findings, err := e.evaluate(ctx, doc, cfg, opt)
+	if err != nil {
+		return nil, err
+	}
+	set := policies.Settings{FailOn: cfg.FailOn, Require: cfg.Require, MinScore: cfg.MinScore}
+	if opt.FailOn != "" {
+		set.FailOn = opt.FailOn
+	}
+	res, err := e.Scorer.Score(ctx, findings, counts(doc), liveEvidence(doc), set)
+	if err != nil {
+		return nil, err
+	}
+	reports.SortFindings(findings)
+	if errs == nil {
+		errs = []model.Error{}
+	}
+	return &reports.Report{
+		Tool:         reports.Tool{Name: "sandbox-audit", Version: opt.Version},
+		Targets:      targets,
+		Verdict:      res.Verdict,
+		Properties:   reports.PropertiesFrom(res.Properties),
+		Gate:         res.Gate,
+		Environment:  doc.Live,
+		Findings:     findings,
+		Errors:       errs,
+		Dependencies: doc.Deps,
+		Rules:        e.Set.Rules,
+		HelpBase:     opt.HelpBase,
+	}, nil
+}
+
+// prepare adds what the policy file knows to the rule input: expired waivers
+// are facts a rule reports at their line.
+func (e *Engine) prepare(doc *model.Document, cfg *policies.Config, opt Options) error {
+	doc.Policy = &model.Policy{File: cfg.Path, ExpiredWaivers: []model.ExpiredWaiver{}}
+	day := opt.Now.Format(time.DateOnly)
+	for _, w := range cfg.Waivers {
+		if w.Expires != "" && w.Expires < day {
+			doc.Policy.ExpiredWaivers = append(doc.Policy.ExpiredWaivers, model.ExpiredWaiver{
+				Rule: w.Rule, Path: w.Path, Fingerprint: w.Fingerprint, Reason: w.Reason, Expires: w.Expires,
+				Loc: model.Loc{File: cfg.Path, Line: w.Line},
+			})
+		}
+	}
+	doc.Normalize()
+	return nil
+}
+
+func (e *Engine) evaluate(ctx context.Context, doc *model.Document, cfg *policies.Config, opt Options) ([]rules.Finding, error) {
+	in, err := rules.Input(doc)
+	if err != nil {
+		return nil, err
+	}
+	findings, err := e.Rules.Eval(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	policies.Fingerprint(findings)
+	policies.ApplyWaivers(findings, cfg.Waivers, opt.Now)
+	if opt.Baseline != "" {
+		if err := policies.ApplyBaseline(opt.Baseline, findings); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+		}
+	}
+	if opt.WriteBaseline != "" {
+		if err := policies.WriteBaseline(opt.WriteBaseline, findings); err != nil {
+			return nil, err
+		}
+	}
+	return findings, nil
+}
+
+func counts(d *model.Document) map[string]int {
+	return map[string]int{
+		"files": len(d.Files), "workloads": len(d.Workloads), "images": len(d.Images),
+		"agents": len(d.Agents), "mcp_servers": len(d.MCPServers), "workflows": len(d.Workflows),
+		"git_configs": len(d.GitConfigs), "credentials": len(d.Credentials),
+	}
+}
+
+// liveEvidence says which properties the live audit gathered facts for.
+func liveEvidence(d *model.Document) map[string]bool {
+	if d.Live == nil {
+		return map[string]bool{}
+	}
+	return map[string]bool{"isolation": true, "network": true, "credentials": true, "git": true}
+}
+
+// ConfigFor finds the policy file: --config, else .sandbox-audit.yaml at the
+// scanned root, else none.
+func ConfigFor(explicit, root string) (*policies.Config, error) {
+	path := explicit
+	if path == "" {
+		if root == "" {
+			return nil, nil
+		}
+		dir := root
+		if st, err := os.Stat(root); err == nil && !st.IsDir() {
+			dir = filepath.Dir(root)
+		}
+		path = filepath.Join(dir, policies.ConfigFileName)
+		if _, err := os.Stat(path); err != nil {
+			return nil, nil
+		}
+	}
+	cfg, err := policies.LoadConfig(path)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Path = relTo(root, path)
+	return cfg, nil
+}
+
+func relTo(root, p string) string {
+	if root != "" {
+		if st, err := os.Stat(root); err == nil && !st.IsDir() {
+			root = filepath.Dir(root)
+		}
+		if r, err := filepath.Rel(root, p); err == nil && !filepath.IsAbs(r) && r != ".." && !startsDotDot(r) {
+			return filepath.ToSlash(r)
+		}
+	}
+	return filepath.ToSlash(filepath.Base(p))
+}
+
+func startsDotDot(r string) bool { return len(r) >= 3 && r[:3] == "../" }

@@ -1,0 +1,388 @@
+// Package model is the one sandbox model that every collector fills and every
+// Rego rule judges. Field names are the JSON keys rules see as input; keep them
+// stable and documented (docs/model.md).
+package model
+
+// Loc is where a fact was found: a path relative to the scanned root, with
+// forward slashes, and a 1-based line (0 when the format has no lines).
+type Loc struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+}
+
+// Str is a string fact with its location.
+type Str struct {
+	Value string `json:"value"`
+	Loc
+}
+
+// Bool is a boolean fact with its location. A nil *Bool means "not set".
+type Bool struct {
+	Value bool `json:"value"`
+	Loc
+}
+
+// Int is an integer fact with its location.
+type Int struct {
+	Value int `json:"value"`
+	Loc
+}
+
+// Document is the rule input: the normalized model of everything collected.
+// Slices are never nil once Normalize has run, so rules can count them.
+type Document struct {
+	Files           []File          `json:"files"`
+	Workloads       []Workload      `json:"workloads"`
+	Images          []Image         `json:"images"`
+	NetworkPolicies []NetworkPolicy `json:"network_policies"`
+	Agents          []Agent         `json:"agents"`
+	MCPServers      []MCPServer     `json:"mcp_servers"`
+	Workflows       []Workflow      `json:"workflows"`
+	GitConfigs      []GitConfig     `json:"git_configs"`
+	Credentials     []Credential    `json:"credentials"`
+	Live            *Live           `json:"live,omitempty"`
+	Deps            *Deps           `json:"deps,omitempty"`
+	Params          map[string]any  `json:"params"`
+	Policy          *Policy         `json:"policy,omitempty"`
+	Raw             []RawDoc        `json:"raw,omitempty"`
+
+	// RuntimeClasses are Kubernetes RuntimeClass objects: the kubernetes
+	// collector's Link resolves a runtimeClassName declared in another file.
+	RuntimeClasses []RuntimeClass `json:"runtime_classes"`
+	// ServiceAccounts are Kubernetes ServiceAccount objects: a pod's token
+	// automount falls back to its ServiceAccount, often declared elsewhere.
+	ServiceAccounts []ServiceAccount `json:"service_accounts"`
+}
+
+// File is one file a collector read, with the format it was read as.
+type File struct {
+	Path string `json:"path"`
+	Kind string `json:"kind"`
+}
+
+// RawDoc keeps a parsed document beside the model for format-specific and
+// users' own rules.
+type RawDoc struct {
+	File    string `json:"file"`
+	Kind    string `json:"kind"`
+	Content any    `json:"content"`
+}
+
+// Workload is a container or VM definition from any format: a compose
+// service, a Kubernetes container (with its pod's settings), a devcontainer.
+type Workload struct {
+	ID     string `json:"id"`     // stable id, e.g. "compose:app", "k8s:Deployment/default/api/main"
+	Source string `json:"source"` // compose | kubernetes | devcontainer
+	Name   string `json:"name"`
+	Loc
+	Image *Str `json:"image,omitempty"`
+	// Runtime is the isolation runtime asked for: runc (default), gvisor, kata,
+	// firecracker, sysbox…, normalized from runtimeClassName / runtime / --runtime.
+	Runtime      *Str     `json:"runtime,omitempty"`
+	Privileged   *Bool    `json:"privileged,omitempty"`
+	User         *Str     `json:"user,omitempty"` // "0"/"root" mean root
+	RunAsNonRoot *Bool    `json:"run_as_non_root,omitempty"`
+	CapAdd       []Str    `json:"cap_add"` // upper case without CAP_ prefix; "ALL" kept
+	CapDrop      []Str    `json:"cap_drop"`
+	SecurityOpt  []Str    `json:"security_opt"`      // raw options: seccomp=unconfined, apparmor=unconfined, no-new-privileges
+	Seccomp      *Str     `json:"seccomp,omitempty"` // unconfined | runtime/default | localhost/… | default
+	AllowPrivEsc *Bool    `json:"allow_privilege_escalation,omitempty"`
+	ReadOnlyRoot *Bool    `json:"read_only_root,omitempty"`
+	HostNetwork  *Bool    `json:"host_network,omitempty"`
+	HostPID      *Bool    `json:"host_pid,omitempty"`
+	HostIPC      *Bool    `json:"host_ipc,omitempty"`
+	NetworkMode  *Str     `json:"network_mode,omitempty"` // host | none | bridge | container:x | <named network>
+	Egress       *Egress  `json:"egress,omitempty"`       // nil: nothing declared about egress
+	Mounts       []Mount  `json:"mounts"`
+	Env          []EnvVar `json:"env"`
+	EnvFiles     []Str    `json:"env_files"`
+	Restart      *Str     `json:"restart,omitempty"`
+	Ports        []Str    `json:"ports"` // published / forwarded ports
+	// ServiceAccountToken: is a Kubernetes API token mounted (automount
+	// resolved from pod and ServiceAccount; nil when not Kubernetes).
+	ServiceAccountToken *Bool             `json:"service_account_token,omitempty"`
+	ServiceAccount      string            `json:"service_account,omitempty"`
+	Namespace           string            `json:"namespace,omitempty"`
+	Labels              map[string]string `json:"labels,omitempty"`
+	Commands            []Command         `json:"commands"`
+	Features            []Str             `json:"features"` // devcontainer features, id without version
+
+	// ServiceAccountTokenFrom says what decided ServiceAccountToken: pod
+	// (the pod spec), service-account (the ServiceAccount object) or
+	// default (neither: Kubernetes mounts the token).
+	ServiceAccountTokenFrom string `json:"service_account_token_from,omitempty"`
+	// RuntimeClass is the Kubernetes runtimeClassName as written; Runtime
+	// holds the isolation it resolves to through RuntimeClass objects.
+	RuntimeClass string `json:"runtime_class,omitempty"`
+}
+
+// Egress is what the configuration declares about outbound traffic.
+type Egress struct {
+	// Restricted is true when a control denies egress by default
+	// (network none, an egress NetworkPolicy selecting the pod, internal network).
+	Restricted bool `json:"restricted"`
+	// Allow lists named exceptions (CIDRs, hosts, ports) when known.
+	Allow []string `json:"allow"`
+	// AllowAll is true when the control exists but allows every destination.
+	AllowAll bool   `json:"allow_all"`
+	By       string `json:"by"` // what declared it, e.g. "NetworkPolicy default/deny-egress"
+	Loc
+}
+
+// Mount is a volume, bind mount, hostPath or PVC.
+type Mount struct {
+	Type       string `json:"type"` // bind | volume | hostPath | tmpfs | pvc | secret | configmap | emptyDir
+	Source     string `json:"source"`
+	Target     string `json:"target"`
+	ReadOnly   bool   `json:"read_only"`
+	Persistent bool   `json:"persistent"` // survives the workload (named volume, PVC, host path)
+	Loc
+}
+
+// EnvVar is an environment variable. Its value is never kept: only whether it
+// holds a secret, a reference, or forwards a variable from the host.
+type EnvVar struct {
+	Name string `json:"name"`
+	// Secret is set when the literal value is a credential.
+	Secret *SecretRef `json:"secret,omitempty"`
+	// FromHost names the host variable forwarded into the sandbox
+	// (${localEnv:X}, ${X} in compose, env: from secrets in workflows).
+	FromHost string `json:"from_host,omitempty"`
+	// FromSecret is true when the value comes from a secret store reference
+	// (Kubernetes secretKeyRef, ${{ secrets.X }}).
+	FromSecret bool `json:"from_secret,omitempty"`
+	// SensitiveName is true when the name looks like a credential (TOKEN, KEY, SECRET, PASSWORD…).
+	SensitiveName bool `json:"sensitive_name"`
+	Loc
+}
+
+// SecretRef describes a detected secret without its value.
+type SecretRef struct {
+	Kind        string `json:"kind"`     // e.g. github-pat, aws-access-key, openai-api-key, generic
+	Lifetime    string `json:"lifetime"` // long | short | session | unknown
+	Fingerprint string `json:"fingerprint"`
+}
+
+// Command is a command a workload or tool runs, with where it runs.
+type Command struct {
+	Phase  string `json:"phase"` // initialize | onCreate | postCreate | postStart | build | entrypoint | setup
+	OnHost bool   `json:"on_host"`
+	Text   string `json:"text"` // secrets redacted
+	Loc
+}
+
+// Image is a Dockerfile / Containerfile.
+type Image struct {
+	Loc
+	BaseImages  []BaseImage `json:"base_images"`
+	FinalUser   *Str        `json:"final_user,omitempty"` // last USER of the final stage; nil = root by default
+	Env         []EnvVar    `json:"env"`                  // ENV and ARG with secret classification
+	PipeToShell []Str       `json:"pipe_to_shell"`        // RUN curl … | sh (text redacted)
+	AddURLs     []Str       `json:"add_urls"`
+}
+
+// BaseImage is a FROM line.
+type BaseImage struct {
+	Ref    string `json:"ref"`
+	Pinned bool   `json:"pinned"` // by digest
+	Tag    string `json:"tag"`    // "" when none (means latest)
+	Stage  string `json:"stage"`
+	Loc
+}
+
+// NetworkPolicy is a Kubernetes NetworkPolicy, kept for users' rules; the
+// collector already resolves which workloads it selects into Workload.Egress.
+type NetworkPolicy struct {
+	Name        string   `json:"name"`
+	Namespace   string   `json:"namespace"`
+	PolicyTypes []string `json:"policy_types"`
+	EgressRules int      `json:"egress_rules"`
+	Loc
+	// PodSelector selects the pods the policy applies to (empty: all pods
+	// of the namespace).
+	PodSelector LabelSelector `json:"pod_selector"`
+	// EgressAllowAll is true when an egress rule allows every destination
+	// (egress: [{}], or 0.0.0.0/0 on every port).
+	EgressAllowAll bool `json:"egress_allow_all"`
+	// EgressAllow lists the egress exceptions readably, e.g. "10.0.0.0/8",
+	// "pods k8s-app=kube-dns in namespaces kubernetes.io/metadata.name=kube-system on UDP/53".
+	EgressAllow []string `json:"egress_allow"`
+}
+
+// LabelSelector is a Kubernetes label selector.
+type LabelSelector struct {
+	MatchLabels      map[string]string  `json:"match_labels"`
+	MatchExpressions []LabelRequirement `json:"match_expressions"`
+}
+
+// LabelRequirement is one matchExpressions entry: Operator is In, NotIn,
+// Exists or DoesNotExist.
+type LabelRequirement struct {
+	Key      string   `json:"key"`
+	Operator string   `json:"operator"`
+	Values   []string `json:"values"`
+}
+
+// RuntimeClass is a Kubernetes RuntimeClass: the handler (runsc, kata-qemu…)
+// a runtimeClassName stands for.
+type RuntimeClass struct {
+	Name    string `json:"name"`
+	Handler string `json:"handler"`
+	Loc
+}
+
+// ServiceAccount is a Kubernetes ServiceAccount; AutomountToken is nil when
+// automountServiceAccountToken is not set on it.
+type ServiceAccount struct {
+	Name           string `json:"name"`
+	Namespace      string `json:"namespace"`
+	AutomountToken *Bool  `json:"automount_token,omitempty"`
+	Loc
+}
+
+// Agent is one coding agent's settings (one per file, and one per Codex profile).
+type Agent struct {
+	Tool    string `json:"tool"`    // claude-code | codex | gemini | cursor | copilot
+	Scope   string `json:"scope"`   // project | local | user | managed
+	Profile string `json:"profile"` // Codex profile name, "" for top level
+	Loc
+	// SandboxEnabled: is the agent's own command sandbox on (nil: not set).
+	SandboxEnabled   *Bool `json:"sandbox_enabled,omitempty"`
+	SandboxMode      *Str  `json:"sandbox_mode,omitempty"` // codex sandbox_mode, gemini tools.sandbox, cursor type
+	AllowUnsandboxed *Bool `json:"allow_unsandboxed,omitempty"`
+	ExcludedCommands []Str `json:"excluded_commands"`
+	UnixSockets      []Str `json:"unix_sockets"`
+	AllowAllSockets  *Bool `json:"allow_all_unix_sockets,omitempty"`
+	// NetworkAccess: does the agent's sandbox allow network (nil: not set).
+	NetworkAccess  *Bool `json:"network_access,omitempty"`
+	AllowedDomains []Str `json:"allowed_domains"`
+	// NetworkDefault: allow | deny when the format says so.
+	NetworkDefault *Str `json:"network_default,omitempty"`
+	// ApprovalMode normalized: bypass (bypassPermissions, never, yolo) | auto | ask | plan | default.
+	ApprovalMode      *Str     `json:"approval_mode,omitempty"`
+	ApprovalRaw       *Str     `json:"approval_raw,omitempty"`
+	BypassDisabled    *Bool    `json:"bypass_disabled,omitempty"`
+	EnvInheritAll     *Bool    `json:"env_inherit_all,omitempty"`
+	EnvIgnoreExcludes *Bool    `json:"env_ignore_default_excludes,omitempty"`
+	Allow             []Str    `json:"allow"` // permission rules as written, e.g. Bash(git push:*)
+	Deny              []Str    `json:"deny"`
+	Ask               []Str    `json:"ask"`
+	Env               []EnvVar `json:"env"`
+	APIKeyHelper      *Str     `json:"api_key_helper,omitempty"`
+	UnknownKeys       []Str    `json:"unknown_keys"`
+	HistoryPersist    *Str     `json:"history_persistence,omitempty"`
+	EnableAllMCP      *Bool    `json:"enable_all_project_mcp,omitempty"`
+}
+
+// MCPServer is one MCP server entry from any MCP config.
+type MCPServer struct {
+	Name      string `json:"name"`
+	Config    string `json:"config"`    // mcp.json | vscode | claude-desktop | codex | gemini | copilot
+	Transport string `json:"transport"` // stdio | http | sse
+	Loc
+	Command   string   `json:"command"`
+	Args      []string `json:"args"`     // secrets redacted
+	URL       string   `json:"url"`      // credentials and query values redacted
+	Launcher  string   `json:"launcher"` // npx | uvx | pipx | docker | bunx | "" (direct binary)
+	Package   string   `json:"package"`
+	Version   string   `json:"version"` // "" when none; "latest" when @latest
+	Pinned    bool     `json:"pinned"`
+	PlainHTTP bool     `json:"plain_http"`        // remote URL over http:// to a non-loopback host
+	Trusted   *Bool    `json:"trusted,omitempty"` // gemini trust: skips confirmations
+	AllTools  bool     `json:"all_tools"`         // copilot tools ["*"]
+	Env       []EnvVar `json:"env"`
+
+	// EnvFile is the envFile the server's environment is loaded from (VS Code).
+	EnvFile *Str `json:"env_file,omitempty"`
+}
+
+// Workflow is a GitHub Actions workflow that runs or prepares an agent.
+type Workflow struct {
+	Loc
+	Name              string       `json:"name"`
+	Triggers          []Str        `json:"triggers"`
+	PullRequestTarget *Str         `json:"pull_request_target,omitempty"`
+	CopilotSetup      bool         `json:"copilot_setup"` // .github/workflows/copilot-setup-steps.yml
+	RunsAgent         bool         `json:"runs_agent"`
+	Permissions       *Permissions `json:"permissions,omitempty"` // workflow level; nil = not set
+	Jobs              []Job        `json:"jobs"`
+}
+
+// Permissions is a GITHUB_TOKEN permissions block.
+type Permissions struct {
+	All    string            `json:"all"`    // write-all | read-all | "" when scoped
+	Scopes map[string]string `json:"scopes"` // scope -> read | write | none
+	Loc
+}
+
+// Job is one workflow job.
+type Job struct {
+	ID string `json:"id"`
+	Loc
+	RunsOn      *Str         `json:"runs_on,omitempty"`
+	SelfHosted  bool         `json:"self_hosted"`
+	Ephemeral   bool         `json:"ephemeral"`             // label says ephemeral / jit
+	Permissions *Permissions `json:"permissions,omitempty"` // nil = inherits workflow / repo default
+	// EffectiveWrite lists scopes the job's token can write, resolved from job,
+	// workflow and the default (unset everywhere = unknown, "default").
+	EffectiveWrite []string    `json:"effective_write"`
+	RunsAgent      bool        `json:"runs_agent"`
+	AgentSteps     []AgentStep `json:"agent_steps"`
+	Secrets        []Str       `json:"secrets"` // names of secrets referenced
+	Checkouts      []Checkout  `json:"checkouts"`
+	AutoMerge      []Str       `json:"auto_merge"` // steps that enable/perform merges
+	Pushes         []Str       `json:"pushes"`     // run steps that git push
+	TimeoutMinutes *Int        `json:"timeout_minutes,omitempty"`
+	Env            []EnvVar    `json:"env"`
+	// IgnoredKeys lists keys of the copilot-setup-steps job that the Copilot
+	// coding agent does not honour (only steps, permissions, runs-on,
+	// services, snapshot and timeout-minutes are); empty for other jobs.
+	IgnoredKeys []Str `json:"ignored_keys"`
+}
+
+// AgentStep is a step that runs an agent action.
+type AgentStep struct {
+	Uses   string `json:"uses"`   // e.g. anthropics/claude-code-action@v1
+	Pinned bool   `json:"pinned"` // full commit SHA
+	// Tool names the agent: claude-code | codex | gemini | cursor | copilot |
+	// aider | opencode | openhands | qwen | pr-agent | other.
+	Tool string `json:"tool"`
+	// Run is the agent CLI command of a run: step (secrets redacted); Uses is
+	// "" then. Action steps leave it "".
+	Run string `json:"run,omitempty"`
+	Loc
+	AllowedBots     *Str           `json:"allowed_bots,omitempty"`
+	AllowedNonWrite *Str           `json:"allowed_non_write_users,omitempty"`
+	Args            *Str           `json:"args,omitempty"`            // claude_args / codex args, redacted
+	PermissionMode  *Str           `json:"permission_mode,omitempty"` // from --permission-mode / sandbox input
+	Sandbox         *Str           `json:"sandbox,omitempty"`         // codex-action sandbox input
+	Inputs          map[string]Str `json:"inputs"`                    // with: values (secrets redacted to their reference)
+}
+
+// Checkout is an actions/checkout step.
+type Checkout struct {
+	Uses               string `json:"uses"`
+	PersistCredentials bool   `json:"persist_credentials"` // default true
+	Token              string `json:"token"`               // reference, e.g. secrets.PAT; "" = GITHUB_TOKEN
+	Ref                string `json:"ref"`
+	Loc
+}
+
+// GitConfig is a git config file (and the files it includes).
+type GitConfig struct {
+	Loc
+	CredentialHelpers []Str `json:"credential_helpers"`
+	ExtraHeaders      []Str `json:"extra_headers"`   // key only, e.g. http.https://github.com/.extraheader
+	CredentialURLs    []Str `json:"credential_urls"` // remotes with user:password@ (redacted)
+	Includes          []Str `json:"includes"`
+}
+
+// Credential is any credential found anywhere.
+type Credential struct {
+	SecretRef
+	Where   string `json:"where"`   // env | file | header | arg | url | git-config | settings | workflow | live-env | live-file
+	Context string `json:"context"` // human description, e.g. "MCP server github env GITHUB_TOKEN"
+	// ReadableByAgent: true when the agent can read it (in its files or env).
+	ReadableByAgent bool `json:"readable_by_agent"`
+	Loc
+}

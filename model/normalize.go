@@ -1,0 +1,61 @@
+package model
+
+import "reflect"
+
+// Merge appends every fact of o to d.
+func (d *Document) Merge(o *Document) {
+	d.Files = append(d.Files, o.Files...)
+	d.Workloads = append(d.Workloads, o.Workloads...)
+	d.Images = append(d.Images, o.Images...)
+	d.NetworkPolicies = append(d.NetworkPolicies, o.NetworkPolicies...)
+	d.Agents = append(d.Agents, o.Agents...)
+	d.MCPServers = append(d.MCPServers, o.MCPServers...)
+	d.Workflows = append(d.Workflows, o.Workflows...)
+	d.GitConfigs = append(d.GitConfigs, o.GitConfigs...)
+	d.Credentials = append(d.Credentials, o.Credentials...)
+	d.RuntimeClasses = append(d.RuntimeClasses, o.RuntimeClasses...)
+	d.ServiceAccounts = append(d.ServiceAccounts, o.ServiceAccounts...)
+	d.Raw = append(d.Raw, o.Raw...)
+	if o.Live != nil {
+		d.Live = o.Live
+	}
+	if o.Deps != nil {
+		d.Deps = o.Deps
+	}
+}
+
+// Normalize replaces every nil slice and map reachable from d with an empty
+// one, so rules see [] and {} rather than null (count(null) is an error in
+// Rego, and an error must never pass silently as "no finding").
+func (d *Document) Normalize() {
+	fill(reflect.ValueOf(d).Elem())
+}
+
+func fill(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			fill(v.Elem())
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				fill(v.Field(i))
+			}
+		}
+	case reflect.Slice:
+		if v.IsNil() {
+			if v.CanSet() {
+				v.Set(reflect.MakeSlice(v.Type(), 0, 0))
+			}
+			return
+		}
+		for i := 0; i < v.Len(); i++ {
+			fill(v.Index(i))
+		}
+	case reflect.Map:
+		if v.IsNil() && v.CanSet() {
+			v.Set(reflect.MakeMap(v.Type()))
+		}
+	}
+}

@@ -1,0 +1,175 @@
+package policies
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/sandbox-audit/sandbox-audit/rules"
+)
+
+// ConfigFileName is looked up at the scanned root when --config is not given.
+const ConfigFileName = ".sandbox-audit.yaml"
+
+// Config is the policy file, version 1.
+type Config struct {
+	Version  int                   `yaml:"version"`
+	Exclude  []string              `yaml:"exclude"`
+	FailOn   string                `yaml:"fail_on"`
+	Require  []string              `yaml:"require"`
+	MinScore map[string]int        `yaml:"min_score"`
+	Rules    map[string]RuleConfig `yaml:"rules"`
+	Params   map[string]any        `yaml:"params"`
+	Probes   Probes                `yaml:"probes"`
+	Waivers  []Waiver              `yaml:"waivers"`
+
+	// Path is where the file was read from (relative to the scanned root
+	// when it lies inside it), for findings that point at a waiver.
+	Path string `yaml:"-"`
+}
+
+// RuleConfig is a rule's mode.
+type RuleConfig struct {
+	Mode string `yaml:"mode"` // enforced (default) | disabled
+}
+
+// Probes are the live audit's active probe targets.
+type Probes struct {
+	ExpectReachable []string `yaml:"expect_reachable"`
+	ExpectBlocked   []string `yaml:"expect_blocked"`
+}
+
+// Waiver accepts a finding for a reason, until it expires.
+type Waiver struct {
+	Rule        string `yaml:"rule" json:"rule,omitempty"`
+	Path        string `yaml:"path" json:"path,omitempty"`
+	Fingerprint string `yaml:"fingerprint" json:"fingerprint,omitempty"`
+	Reason      string `yaml:"reason" json:"reason"`
+	Expires     string `yaml:"expires" json:"expires,omitempty"` // YYYY-MM-DD, the last day it applies
+	Line        int    `yaml:"-" json:"line"`
+}
+
+// ErrConfig marks an invalid policy file (exit 2).
+var ErrConfig = errors.New("invalid policy file")
+
+// LoadConfig reads and validates a policy file.
+func LoadConfig(path string) (*Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read policy file: %w", err)
+	}
+	return ParseConfig(path, b)
+}
+
+// ParseConfig decodes a policy file strictly: an unknown key is an error
+// naming the key and line, because a misspelt setting silently ignored is a
+// control believed on that is off.
+func ParseConfig(name string, b []byte) (*Config, error) {
+	c := &Config{}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%w %s: %s", ErrConfig, name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	// Lines of waivers, for findings that point at an expired one.
+	var root yaml.Node
+	if err := yaml.Unmarshal(b, &root); err == nil && len(root.Content) > 0 {
+		m := root.Content[0]
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if m.Content[i].Value == "waivers" && m.Content[i+1].Kind == yaml.SequenceNode {
+				for j, w := range m.Content[i+1].Content {
+					if j < len(c.Waivers) {
+						c.Waivers[j].Line = w.Line
+					}
+				}
+			}
+		}
+	}
+	if err := c.validate(); err != nil {
+		return nil, fmt.Errorf("%w %s: %v", ErrConfig, name, err)
+	}
+	return c, nil
+}
+
+func (c *Config) validate() error {
+	if c.Version != 1 {
+		return fmt.Errorf("version must be 1 (got %d)", c.Version)
+	}
+	if c.FailOn != "" && c.FailOn != "none" && rules.SeverityRank(c.FailOn) < 0 {
+		return fmt.Errorf("fail_on %q is not one of none, %s", c.FailOn, strings.Join(rules.Severities, ", "))
+	}
+	for _, p := range c.Require {
+		if !slices.Contains(rules.Properties, p) {
+			return fmt.Errorf("require: %q is not a property (%s)", p, strings.Join(rules.Properties, ", "))
+		}
+	}
+	for p, s := range c.MinScore {
+		if !slices.Contains(rules.Properties, p) {
+			return fmt.Errorf("min_score: %q is not a property (%s)", p, strings.Join(rules.Properties, ", "))
+		}
+		if s < 0 || s > 100 {
+			return fmt.Errorf("min_score.%s must be between 0 and 100", p)
+		}
+	}
+	for id, r := range c.Rules {
+		if r.Mode != "" && r.Mode != "enforced" && r.Mode != "disabled" {
+			return fmt.Errorf("rules.%s.mode %q must be enforced or disabled", id, r.Mode)
+		}
+	}
+	for i, w := range c.Waivers {
+		at := fmt.Sprintf("waivers[%d] (line %d)", i, w.Line)
+		if strings.TrimSpace(w.Reason) == "" {
+			return fmt.Errorf("%s: reason is required", at)
+		}
+		if w.Rule == "" && w.Path == "" && w.Fingerprint == "" {
+			return fmt.Errorf("%s: give at least one of rule, path, fingerprint", at)
+		}
+		if w.Expires != "" {
+			if _, err := time.Parse(time.DateOnly, w.Expires); err != nil {
+				return fmt.Errorf("%s: expires %q is not a date (YYYY-MM-DD)", at, w.Expires)
+			}
+		}
+	}
+	return nil
+}
+
+// CheckRuleIDs reports rule ids named by the policy file that no loaded rule
+// has: a waiver or mode for a misspelt id would do nothing, silently.
+func (c *Config) CheckRuleIDs(set *rules.Set) error {
+	var bad []string
+	for id := range c.Rules {
+		if _, ok := set.Rule(id); !ok {
+			bad = append(bad, "rules."+id)
+		}
+	}
+	for i, w := range c.Waivers {
+		if w.Rule != "" {
+			if _, ok := set.Rule(w.Rule); !ok {
+				bad = append(bad, fmt.Sprintf("waivers[%d].rule %s (line %d)", i, w.Rule, w.Line))
+			}
+		}
+	}
+	if len(bad) > 0 {
+		slices.Sort(bad)
+		return fmt.Errorf("%w %s: unknown rule id: %s", ErrConfig, c.Path, strings.Join(bad, ", "))
+	}
+	return nil
+}
+
+// Disabled lists rules whose mode is disabled.
+func (c *Config) Disabled() map[string]bool {
+	out := map[string]bool{}
+	for id, r := range c.Rules {
+		if r.Mode == "disabled" {
+			out[id] = true
+		}
+	}
+	return out
+}

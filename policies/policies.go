@@ -1,0 +1,149 @@
+// Package policies scores the four properties, gives the verdict and decides
+// the CI gate (Rego, embedded here), and applies the policy file: exclusions,
+// rule modes, parameters, waivers and baselines.
+package policies
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/sandbox-audit/sandbox-audit/rules"
+)
+
+//go:embed *.rego
+var regoFS embed.FS
+
+// Property is one property's outcome.
+type Property struct {
+	Status   string `json:"status"`
+	Score    int    `json:"score"`
+	Findings int    `json:"findings"`
+}
+
+// Gate is the CI decision.
+type Gate struct {
+	Passed  bool     `json:"passed"`
+	FailOn  string   `json:"fail_on"`
+	Reasons []string `json:"reasons"`
+}
+
+// Result is what the scoring policy decides.
+type Result struct {
+	Properties map[string]Property `json:"properties"`
+	Verdict    string              `json:"verdict"`
+	Gate       Gate                `json:"gate"`
+}
+
+// Settings are the gate's knobs, from flags and the policy file.
+type Settings struct {
+	FailOn   string         `json:"fail_on"`
+	Require  []string       `json:"require"`
+	MinScore map[string]int `json:"min_score"`
+}
+
+// Input is what the scoring policy judges: findings (after waivers and
+// baselines), how many facts of each kind were collected, and settings.
+type Input struct {
+	Findings []scored        `json:"findings"`
+	Counts   map[string]int  `json:"counts"`
+	Live     map[string]bool `json:"live"`
+	Settings Settings        `json:"settings"`
+}
+
+// scored is what the policy needs of a finding; the fingerprint keeps two
+// findings of one rule distinct in Rego's sets.
+type scored struct {
+	Fingerprint string `json:"fingerprint"`
+	RuleID      string `json:"rule_id"`
+	Property    string `json:"property"`
+	Severity    string `json:"severity"`
+	Category    string `json:"category"`
+	Suppressed  bool   `json:"suppressed"`
+}
+
+// Scorer holds the compiled scoring policy.
+type Scorer struct {
+	query rego.PreparedEvalQuery
+}
+
+// NewScorer compiles the scoring policy once.
+func NewScorer(ctx context.Context) (*Scorer, error) {
+	mods := map[string]*ast.Module{}
+	err := fs.WalkDir(regoFS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, "_test.rego") {
+			return err
+		}
+		src, err := fs.ReadFile(regoFS, p)
+		if err != nil {
+			return err
+		}
+		m, err := ast.ParseModuleWithOpts("policies/"+p, string(src), ast.ParserOptions{RegoVersion: ast.RegoV1})
+		if err != nil {
+			return err
+		}
+		mods["policies/"+p] = m
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load policies: %w", err)
+	}
+	c := ast.NewCompiler().WithCapabilities(rules.Capabilities())
+	if c.Compile(mods); c.Failed() {
+		return nil, fmt.Errorf("compile policies: %w", c.Errors)
+	}
+	q, err := rego.New(rego.Query("result := data.policies.score.result"), rego.Compiler(c), rego.StrictBuiltinErrors(true)).PrepareForEval(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("prepare policies: %w", err)
+	}
+	return &Scorer{query: q}, nil
+}
+
+// Score evaluates the policy over findings.
+func (s *Scorer) Score(ctx context.Context, findings []rules.Finding, counts map[string]int, live map[string]bool, set Settings) (Result, error) {
+	in := Input{Counts: counts, Live: live, Settings: set, Findings: make([]scored, 0, len(findings))}
+	if in.Settings.FailOn == "" {
+		in.Settings.FailOn = "high"
+	}
+	if in.Settings.Require == nil {
+		in.Settings.Require = []string{}
+	}
+	if in.Settings.MinScore == nil {
+		in.Settings.MinScore = map[string]int{}
+	}
+	if in.Counts == nil {
+		in.Counts = map[string]int{}
+	}
+	if in.Live == nil {
+		in.Live = map[string]bool{}
+	}
+	for _, f := range findings {
+		in.Findings = append(in.Findings, scored{Fingerprint: f.Fingerprint, RuleID: f.RuleID, Property: f.Property, Severity: f.Severity, Category: f.Category, Suppressed: f.Suppression != nil})
+	}
+	v, err := rules.Input(in)
+	if err != nil {
+		return Result{}, err
+	}
+	rs, err := s.query.Eval(ctx, rego.EvalParsedInput(v))
+	if err != nil {
+		return Result{}, fmt.Errorf("%w: scoring policy: %v", rules.ErrEval, err)
+	}
+	if len(rs) != 1 {
+		return Result{}, fmt.Errorf("%w: scoring policy returned no result", rules.ErrEval)
+	}
+	b, _ := json.Marshal(rs[0].Bindings["result"])
+	var r Result
+	if err := json.Unmarshal(b, &r); err != nil {
+		return Result{}, fmt.Errorf("decode policy result: %w", err)
+	}
+	if r.Gate.Reasons == nil {
+		r.Gate.Reasons = []string{}
+	}
+	return r, nil
+}

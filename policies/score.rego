@@ -1,0 +1,104 @@
+# Package policies.score turns findings into the four property statuses and
+# scores, the verdict, and the CI gate.
+#
+# input: {findings: [{rule_id, property, severity, category, suppressed}],
+#         counts: {...}, live: {...}, settings: {fail_on, require, min_score}}
+package policies.score
+
+import data.policies.coverage
+
+properties := ["disposable", "network", "credentials", "review"]
+
+rank := {"info": 0, "low": 1, "medium": 2, "high": 3, "critical": 4}
+
+# Score lost per active finding; a property's score is 100 minus its losses.
+weight := {"info": 0, "low": 5, "medium": 15, "high": 30, "critical": 50}
+
+# A property fails on any active finding of medium or worse; low and info
+# findings lower the score only.
+fail_rank := 2
+
+active contains f if {
+	some f in input.findings
+	not f.suppressed
+}
+
+posture(p) := [f | some f in active; f.category != "dependencies"; f.property == p]
+
+score(p) := 0 if not p in coverage.checked
+
+score(p) := max([0, 100 - sum([weight[f.severity] | some f in posture(p)])]) if p in coverage.checked
+
+min_score(p) := object.get(object.get(input.settings, "min_score", {}), p, 0)
+
+status(p) := "fail" if {
+	some f in posture(p)
+	rank[f.severity] >= fail_rank
+}
+
+status(p) := "fail" if {
+	not failing_finding(p)
+	p in coverage.checked
+	score(p) < min_score(p)
+}
+
+status(p) := "unknown" if {
+	not failing_finding(p)
+	not p in coverage.checked
+}
+
+status(p) := "pass" if {
+	not failing_finding(p)
+	p in coverage.checked
+	score(p) >= min_score(p)
+}
+
+failing_finding(p) if {
+	some f in posture(p)
+	rank[f.severity] >= fail_rank
+}
+
+props[p] := {"status": status(p), "score": score(p), "findings": count(posture(p))} if some p in properties
+
+verdict := "boundary" if {
+	every p in properties {
+		status(p) == "pass"
+	}
+}
+
+verdict := "convenience" if {
+	some p in properties
+	status(p) == "fail"
+}
+
+verdict := "unknown" if {
+	not any_fail
+	some p in properties
+	status(p) == "unknown"
+}
+
+any_fail if {
+	some p in properties
+	status(p) == "fail"
+}
+
+fail_on := object.get(input.settings, "fail_on", "high")
+
+gating := [f | some f in active; fail_on != "none"; rank[f.severity] >= rank[fail_on]]
+
+reasons contains sprintf("%d finding(s) at or above %s", [count(gating), fail_on]) if count(gating) > 0
+
+reasons contains sprintf("required property %s is %s", [p, status(p)]) if {
+	some p in object.get(input.settings, "require", [])
+	status(p) != "pass"
+}
+
+reasons contains sprintf("%s score %d is below the minimum %d", [p, score(p), min_score(p)]) if {
+	some p in properties
+	p in coverage.checked
+	score(p) < min_score(p)
+}
+
+gate := {"passed": count(reasons) == 0, "fail_on": fail_on, "reasons": sort(reasons)}
+
+result := {"properties": props, "verdict": verdict, "gate": gate}

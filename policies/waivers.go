@@ -1,0 +1,102 @@
+package policies
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/sandbox-audit/sandbox-audit/rules"
+)
+
+// ApplyWaivers marks findings accepted by an unexpired waiver and returns the
+// waivers that have expired: those waive nothing and are reported themselves.
+func ApplyWaivers(fs []rules.Finding, ws []Waiver, today time.Time) (expired []Waiver) {
+	day := today.Format(time.DateOnly)
+	for _, w := range ws {
+		if w.Expires != "" && w.Expires < day {
+			expired = append(expired, w)
+			continue
+		}
+		for i := range fs {
+			if fs[i].Suppression != nil || !w.matches(fs[i]) {
+				continue
+			}
+			fs[i].Suppression = &rules.Suppression{Kind: "waiver", Reason: w.Reason, Expires: w.Expires}
+		}
+	}
+	return expired
+}
+
+func (w Waiver) matches(f rules.Finding) bool {
+	if w.Rule != "" && w.Rule != f.RuleID {
+		return false
+	}
+	if w.Fingerprint != "" && w.Fingerprint != f.Fingerprint {
+		return false
+	}
+	if w.Path != "" {
+		if ok, _ := doublestar.Match(w.Path, f.File); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// Baseline is a set of accepted findings: only findings not in it fail the gate.
+type Baseline struct {
+	Version  int             `json:"version"`
+	Findings []BaselineEntry `json:"findings"`
+}
+
+// BaselineEntry identifies one accepted finding.
+type BaselineEntry struct {
+	Fingerprint string `json:"fingerprint"`
+	RuleID      string `json:"rule_id"`
+	File        string `json:"file"`
+}
+
+// WriteBaseline writes every current finding to path.
+func WriteBaseline(path string, fs []rules.Finding) error {
+	b := Baseline{Version: 1, Findings: []BaselineEntry{}}
+	for _, f := range fs {
+		b.Findings = append(b.Findings, BaselineEntry{Fingerprint: f.Fingerprint, RuleID: f.RuleID, File: f.File})
+	}
+	sort.Slice(b.Findings, func(i, j int) bool { return b.Findings[i].Fingerprint < b.Findings[j].Fingerprint })
+	data, err := json.MarshalIndent(b, "", "  ")
+	if err != nil {
+		return fmt.Errorf("write baseline: %w", err)
+	}
+	if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("write baseline: %w", err)
+	}
+	return nil
+}
+
+// ApplyBaseline marks findings present in the baseline file.
+func ApplyBaseline(path string, fs []rules.Finding) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("read baseline: %w", err)
+	}
+	var b Baseline
+	if err := json.Unmarshal(data, &b); err != nil {
+		return fmt.Errorf("read baseline %s: %w", path, err)
+	}
+	if b.Version != 1 {
+		return fmt.Errorf("read baseline %s: version %d is not 1", path, b.Version)
+	}
+	known := map[string]bool{}
+	for _, e := range b.Findings {
+		known[e.Fingerprint] = true
+	}
+	for i := range fs {
+		if fs[i].Suppression == nil && known[fs[i].Fingerprint] {
+			fs[i].Suppression = &rules.Suppression{Kind: "baseline", Reason: "present in baseline " + path}
+		}
+	}
+	return nil
+}

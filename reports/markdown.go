@@ -1,0 +1,57 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Markdown writes a summary for pull-request comments and
+// $GITHUB_STEP_SUMMARY: verdict, properties, the gate and the findings.
+type Markdown struct{}
+
+var _ Writer = Markdown{}
+
+var statusIcon = map[string]string{"pass": "✅ pass", "fail": "❌ fail", "unknown": "❔ unknown"}
+
+// Write implements Writer.
+func (Markdown) Write(w io.Writer, r *Report) error {
+	ew := &errWriter{w: w}
+	fmt.Fprintf(ew, "## sandbox-audit: %s\n\n", strings.ToUpper(r.Verdict))
+	fmt.Fprintf(ew, "%s\n\n", verdictLine(r, false))
+	fmt.Fprintf(ew, "| Property | Status | Score | Findings |\n|---|---|---|---|\n")
+	for _, p := range r.Properties.Each() {
+		fmt.Fprintf(ew, "| %s | %s | %s | %d |\n", p.Name, statusIcon[p.Status], scoreText(p), p.Findings)
+	}
+	gate := "✅ passed"
+	if !r.Gate.Passed {
+		gate = "❌ failed — " + mdEscape(strings.Join(r.Gate.Reasons, "; "))
+	}
+	fmt.Fprintf(ew, "\n**Gate** (fail-on %s): %s\n", r.Gate.FailOn, gate)
+	act, sup := active(r.Findings)
+	fmt.Fprintf(ew, "\n### Findings (%d)\n\n", len(act))
+	if len(act) > 0 {
+		fmt.Fprintf(ew, "| Severity | Property | Rule | Location | Message |\n|---|---|---|---|---|\n")
+		for _, f := range act {
+			fmt.Fprintf(ew, "| %s | %s | `%s` | `%s:%d` | %s |\n", f.Severity, f.Property, f.RuleID, f.File, f.Line, mdEscape(f.Message))
+		}
+	}
+	if len(sup) > 0 {
+		fmt.Fprintf(ew, "\n<details><summary>%d waived or baselined</summary>\n\n", len(sup))
+		for _, f := range sup {
+			fmt.Fprintf(ew, "- `%s` `%s:%d` — %s: %s\n", f.RuleID, f.File, f.Line, f.Suppression.Kind, mdEscape(f.Suppression.Reason))
+		}
+		fmt.Fprintf(ew, "\n</details>\n")
+	}
+	if len(r.Errors) > 0 {
+		fmt.Fprintf(ew, "\n### Not audited (%d)\n\n", len(r.Errors))
+		for _, e := range r.Errors {
+			fmt.Fprintf(ew, "- `%s`: %s\n", e.File, mdEscape(e.Message))
+		}
+	}
+	return ew.err
+}
+
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;").Replace(s)
+}

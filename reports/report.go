@@ -1,0 +1,116 @@
+// Package reports renders a scan's result as a table, JSON, SARIF or
+// Markdown. Each format is one Writer; an unknown format is an error.
+package reports
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/sandbox-audit/sandbox-audit/model"
+	"github.com/sandbox-audit/sandbox-audit/policies"
+	"github.com/sandbox-audit/sandbox-audit/rules"
+)
+
+// Report is the JSON output contract (DESIGN.md) and what every format renders.
+type Report struct {
+	Tool         Tool            `json:"tool"`
+	Targets      []string        `json:"targets"`
+	Verdict      string          `json:"verdict"`
+	Properties   Properties      `json:"properties"`
+	Gate         policies.Gate   `json:"gate"`
+	Environment  *model.Live     `json:"environment,omitempty"`
+	Findings     []rules.Finding `json:"findings"`
+	Errors       []model.Error   `json:"errors"`
+	Dependencies *model.Deps     `json:"dependencies,omitempty"`
+
+	// Rules are the loaded rules' METADATA, for SARIF's rule list and help.
+	Rules []rules.Meta `json:"-"`
+	// HelpBase is the URL prefix of the rule docs (helpUri = HelpBase + id + ".md").
+	HelpBase string `json:"-"`
+	// Color enables ANSI colors in the table.
+	Color bool `json:"-"`
+}
+
+// Tool names the producer.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Properties keeps the four properties in the contract's order.
+type Properties struct {
+	Disposable  policies.Property `json:"disposable"`
+	Network     policies.Property `json:"network"`
+	Credentials policies.Property `json:"credentials"`
+	Review      policies.Property `json:"review"`
+}
+
+// PropertiesFrom orders a policy result's properties.
+func PropertiesFrom(m map[string]policies.Property) Properties {
+	return Properties{Disposable: m["disposable"], Network: m["network"], Credentials: m["credentials"], Review: m["review"]}
+}
+
+// Each returns the properties with their names, in order.
+func (p Properties) Each() []NamedProperty {
+	return []NamedProperty{{"disposable", "Disposable", p.Disposable}, {"network", "Constrained network", p.Network}, {"credentials", "Minimal credentials", p.Credentials}, {"review", "Reviewed output", p.Review}}
+}
+
+// NamedProperty is a property with its key and display name.
+type NamedProperty struct {
+	Key, Name string
+	policies.Property
+}
+
+// Writer renders a report.
+type Writer interface {
+	Write(w io.Writer, r *Report) error
+}
+
+// Formats lists the accepted --format values.
+var Formats = []string{"table", "json", "sarif", "markdown"}
+
+// New returns the writer for a format name.
+func New(format string) (Writer, error) {
+	switch format {
+	case "table":
+		return Table{}, nil
+	case "json":
+		return JSON{}, nil
+	case "sarif":
+		return SARIF{}, nil
+	case "markdown", "md":
+		return Markdown{}, nil
+	}
+	return nil, fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+}
+
+// SortFindings orders findings by severity (worst first), then file and line.
+func SortFindings(fs []rules.Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if ra, rb := rules.SeverityRank(a.Severity), rules.SeverityRank(b.Severity); ra != rb {
+			return ra > rb
+		}
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.RuleID < b.RuleID
+	})
+}
+
+// active returns findings that count (not waived or baselined).
+func active(fs []rules.Finding) (act, suppressed []rules.Finding) {
+	for _, f := range fs {
+		if f.Suppression != nil {
+			suppressed = append(suppressed, f)
+		} else {
+			act = append(act, f)
+		}
+	}
+	return act, suppressed
+}

@@ -1,0 +1,145 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// Table writes a human-readable report: verdict, the live environment when
+// audited, the four properties, findings by severity with file:line, errors,
+// and the gate.
+type Table struct{}
+
+var _ Writer = Table{}
+
+var ansi = map[string]string{"critical": "\x1b[1;31m", "high": "\x1b[31m", "medium": "\x1b[33m", "low": "\x1b[36m", "info": "\x1b[2m", "fail": "\x1b[31m", "pass": "\x1b[32m", "unknown": "\x1b[33m"}
+
+func paint(on bool, key, s string) string {
+	if !on || ansi[key] == "" {
+		return s
+	}
+	return ansi[key] + s + "\x1b[0m"
+}
+
+// Write implements Writer.
+func (Table) Write(w io.Writer, r *Report) error {
+	ew := &errWriter{w: w}
+	fmt.Fprintf(ew, "sandbox-audit %s — %s\n", r.Tool.Version, strings.Join(r.Targets, ", "))
+	fmt.Fprintf(ew, "Verdict: %s\n\n", verdictLine(r, r.Color))
+	if r.Environment != nil {
+		fmt.Fprintln(ew, "Environment")
+		if err := RenderTable(ew, []string{"Check", "Result"}, environmentRows(r.Environment)); err != nil {
+			return err
+		}
+		fmt.Fprintln(ew)
+	}
+	var rows [][]string
+	for _, p := range r.Properties.Each() {
+		rows = append(rows, []string{p.Name, paint(r.Color, p.Status, strings.ToUpper(p.Status)), scoreText(p), fmt.Sprint(p.Findings)})
+	}
+	if err := RenderTable(ew, []string{"Property", "Status", "Score", "Findings"}, rows); err != nil {
+		return err
+	}
+	act, sup := active(r.Findings)
+	fmt.Fprintf(ew, "\nFindings: %d", len(act))
+	if len(sup) > 0 {
+		fmt.Fprintf(ew, " (+%d waived or in baseline)", len(sup))
+	}
+	fmt.Fprintln(ew)
+	if len(act) > 0 {
+		rows = rows[:0]
+		for _, f := range act {
+			rows = append(rows, []string{paint(r.Color, f.Severity, strings.ToUpper(f.Severity)), f.Property, f.RuleID, fmt.Sprintf("%s:%d", f.File, f.Line), f.Message})
+		}
+		if err := RenderTable(ew, []string{"Severity", "Property", "Rule", "Location", "Message"}, rows); err != nil {
+			return err
+		}
+	}
+	if s := depsSummary(r.Dependencies); s != "" {
+		fmt.Fprintf(ew, "\nDependencies: %s\n", s)
+	}
+	if len(r.Errors) > 0 {
+		fmt.Fprintf(ew, "\nNot audited (%d):\n", len(r.Errors))
+		for _, e := range r.Errors {
+			loc := e.File
+			if e.Line > 0 {
+				loc = fmt.Sprintf("%s:%d", e.File, e.Line)
+			}
+			fmt.Fprintf(ew, "  %s: %s\n", loc, e.Message)
+		}
+	}
+	fmt.Fprintf(ew, "\nGate: %s\n", gateLine(r))
+	return ew.err
+}
+
+func verdictLine(r *Report, color bool) string {
+	switch r.Verdict {
+	case "boundary":
+		return paint(color, "pass", "BOUNDARY") + " — all four properties hold"
+	case "convenience":
+		var failing []string
+		for _, p := range r.Properties.Each() {
+			if p.Status == "fail" {
+				failing = append(failing, p.Key)
+			}
+		}
+		return paint(color, "fail", "CONVENIENCE") + " — not a security boundary (fails: " + strings.Join(failing, ", ") + ")"
+	}
+	var unknown []string
+	for _, p := range r.Properties.Each() {
+		if p.Status == "unknown" {
+			unknown = append(unknown, p.Key)
+		}
+	}
+	return paint(color, "unknown", "UNKNOWN") + " — nothing found to judge: " + strings.Join(unknown, ", ")
+}
+
+func scoreText(p NamedProperty) string {
+	if p.Status == "unknown" {
+		return "-"
+	}
+	return fmt.Sprint(p.Score)
+}
+
+func gateLine(r *Report) string {
+	if r.Gate.Passed {
+		return "passed (fail-on " + r.Gate.FailOn + ")"
+	}
+	return "FAILED — " + strings.Join(r.Gate.Reasons, "; ")
+}
+
+// RenderTable renders rows under a header, wrapping long cells.
+func RenderTable(w io.Writer, header []string, rows [][]string) error {
+	t := tablewriter.NewTable(w,
+		tablewriter.WithRowAutoWrap(tw.WrapNormal),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithMaxWidth(160),
+	)
+	t.Header(header)
+	if err := t.Bulk(rows); err != nil {
+		return fmt.Errorf("render table: %w", err)
+	}
+	if err := t.Render(); err != nil {
+		return fmt.Errorf("render table: %w", err)
+	}
+	return nil
+}
+
+// errWriter keeps the first write error so rendering code stays linear.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}

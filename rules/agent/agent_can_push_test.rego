@@ -1,0 +1,80 @@
+package rules.agent_can_push_test
+
+import data.rules.agent_can_push
+
+settings := ".claude/settings.json"
+
+claude(allow, deny) := {
+	"tool": "claude-code", "scope": "project", "profile": "", "file": settings, "line": 1,
+	"allow": [{"value": v, "file": settings, "line": i + 3} | some i, v in allow],
+	"deny": [{"value": v, "file": settings, "line": i + 20} | some i, v in deny],
+	"ask": [],
+}
+
+test_git_push_prefix_fires if {
+	fs := agent_can_push.deny with input as {"agents": [claude(["Bash(npm test:*)", "Bash(git push:*)"], [])]}
+	count(fs) == 1
+	some f in fs
+	f.rule_id == "agent-can-push"
+	f.severity == "high"
+	f.property == "review"
+	f.file == settings
+	f.line == 4
+	contains(f.message, "Bash(git push:*)")
+}
+
+test_broad_rules_fire if {
+	fs := agent_can_push.deny with input as {"agents": [claude(["Bash(git:*)", "Bash(*)", "Bash", "Bash(git push origin main)"], [])]}
+	count(fs) == 4
+}
+
+test_github_mcp_push_tool_fires if {
+	fs := agent_can_push.deny with input as {"agents": [claude(["mcp__github__push_files", "mcp__slack"], [])]}
+	count(fs) == 1
+	some f in fs
+	f.line == 3
+}
+
+test_deny_in_user_settings_quiet if {
+	count(agent_can_push.deny) == 0 with input as {"agents": [
+		claude(["Bash(git:*)"], []),
+		{
+			"tool": "claude-code", "scope": "user", "profile": "", "file": "home/dev/.claude/settings.json", "line": 1,
+			"allow": [], "ask": [],
+			"deny": [{"value": "Bash(git push:*)", "file": "home/dev/.claude/settings.json", "line": 5}],
+		},
+	]}
+}
+
+test_ask_rule_quiet if {
+	count(agent_can_push.deny) == 0 with input as {"agents": [{
+		"tool": "claude-code", "scope": "project", "profile": "", "file": settings, "line": 1,
+		"allow": [{"value": "Bash(git:*)", "file": settings, "line": 3}],
+		"ask": [{"value": "Bash(git push:*)", "file": settings, "line": 6}],
+		"deny": [],
+	}]}
+}
+
+test_narrow_deny_does_not_cover if {
+	fs := agent_can_push.deny with input as {"agents": [claude(["Bash(git:*)"], ["Bash(git push origin main)"])]}
+	count(fs) == 1
+}
+
+test_hardened_quiet if {
+	count(agent_can_push.deny) == 0 with input as {"agents": [claude(
+		["Bash(git status)", "Bash(git diff:*)", "Bash(git commit:*)", "Bash(git push --dry-run:*)", "Read(**)"],
+		["Bash(git push:*)"],
+	)]}
+}
+
+test_glob_characters_are_literal if {
+	count(agent_can_push.deny) == 0 with input as {"agents": [claude(["Bash(npm run [build:*)", "Bash(echo {a,b})", "Bash()"], [])]}
+}
+
+test_empty_input_quiet if {
+	count(agent_can_push.deny) == 0 with input as {}
+}
+
+test_agent_without_lists_quiet if {
+	count(agent_can_push.deny) == 0 with input as {"agents": [{"tool": "claude-code"}]}
+}

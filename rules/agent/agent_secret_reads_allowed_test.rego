@@ -1,0 +1,80 @@
+package rules.agent_secret_reads_allowed_test
+
+import data.rules.agent_secret_reads_allowed
+
+settings := ".claude/settings.json"
+
+test_bypass_without_denies_fires if {
+	fs := agent_secret_reads_allowed.deny with input as {"agents": [{
+		"tool": "claude-code", "scope": "project", "profile": "", "file": settings, "line": 1,
+		"approval_mode": {"value": "bypass", "file": settings, "line": 3},
+		"allow": [], "ask": [],
+		"deny": [{"value": "Read(./.env)", "file": settings, "line": 6}],
+	}]}
+	count(fs) == 1
+	some f in fs
+	f.rule_id == "agent-secret-reads-allowed"
+	f.severity == "medium"
+	f.property == "credentials"
+	f.file == settings
+	f.line == 3
+	contains(f.message, "~/.aws, ~/.ssh")
+	not contains(f.message, ".env")
+}
+
+test_broad_read_allow_fires if {
+	fs := agent_secret_reads_allowed.deny with input as {"agents": [{
+		"tool": "claude-code", "scope": "project", "profile": "", "file": settings, "line": 1,
+		"allow": [{"value": "Read(./**)", "file": settings, "line": 4}, {"value": "Read(~/**)", "file": settings, "line": 5}],
+		"deny": [], "ask": [],
+	}]}
+	count(fs) == 1
+	some f in fs
+	f.line == 5
+}
+
+test_denies_in_managed_settings_quiet if {
+	count(agent_secret_reads_allowed.deny) == 0 with input as {"agents": [
+		{
+			"tool": "claude-code", "scope": "project", "profile": "", "file": settings, "line": 1,
+			"approval_mode": {"value": "auto", "file": settings, "line": 3},
+		},
+		{
+			"tool": "claude-code", "scope": "managed", "profile": "", "file": "etc/claude-code/managed-settings.json", "line": 1,
+			"deny": [
+				{"value": "Read(**/.env*)", "file": "etc/claude-code/managed-settings.json", "line": 4},
+				{"value": "Read(~/.aws/**)", "file": "etc/claude-code/managed-settings.json", "line": 5},
+				{"value": "Read(//home/**/.ssh/**)", "file": "etc/claude-code/managed-settings.json", "line": 6},
+			],
+		},
+	]}
+}
+
+test_sandbox_on_quiet if {
+	count(agent_secret_reads_allowed.deny) == 0 with input as {"agents": [{
+		"tool": "claude-code", "scope": "project", "profile": "", "file": settings, "line": 1,
+		"approval_mode": {"value": "bypass", "file": settings, "line": 3},
+		"sandbox_enabled": {"value": true, "file": settings, "line": 8},
+	}]}
+}
+
+test_default_mode_quiet if {
+	count(agent_secret_reads_allowed.deny) == 0 with input as {"agents": [{
+		"tool": "claude-code", "scope": "project", "profile": "", "file": settings, "line": 1,
+		"approval_mode": {"value": "default", "file": settings, "line": 3},
+		"allow": [{"value": "Read(./src/**)", "file": settings, "line": 4}],
+	}]}
+}
+
+test_malformed_patterns_do_not_error if {
+	fs := agent_secret_reads_allowed.deny with input as {"agents": [{
+		"tool": "claude-code", "scope": "project", "profile": "", "file": settings, "line": 1,
+		"approval_mode": {"value": "auto", "file": settings, "line": 3},
+		"deny": [{"value": "Read(src/[)", "file": settings, "line": 6}, {"value": "Read(", "file": settings, "line": 7}, {"value": 5, "file": settings, "line": 8}],
+	}]}
+	count(fs) == 1
+}
+
+test_empty_input_quiet if {
+	count(agent_secret_reads_allowed.deny) == 0 with input as {}
+}

@@ -1,0 +1,215 @@
+# Package lib.agent holds what the agent rules share: a readable name for one
+# agent's settings, Claude Code's settings precedence, and the matching of
+# permission rules (Bash(git push:*), mcp__github__merge_pull_request, Read(~/.aws/**))
+# against the actions a rule is about.
+package lib.agent
+
+# label names an agent's settings in messages: tool, Codex profile, scope.
+label(a) := sprintf("%s%s%s", [object.get(a, "tool", "agent"), _profile_part(a), _scope_part(a)])
+
+_profile_part(a) := sprintf(" profile %q", [p]) if {
+	p := object.get(a, "profile", "")
+	p != ""
+} else := ""
+
+_scope_part(a) := sprintf(" (%s settings)", [s]) if {
+	s := object.get(a, "scope", "")
+	s != ""
+} else := ""
+
+agents := object.get(input, "agents", [])
+
+# Claude Code merges its settings files; for a scalar the highest scope wins:
+# managed > local > project > user (command-line flags are not in files).
+scope_rank := {"managed": 4, "local": 3, "project": 2, "user": 1}
+
+# effective(tool, key) is the fact for key from the highest-precedence settings
+# file of tool that sets it; undefined when no file sets it.
+effective(tool, key) := fact if {
+	facts := [[r, f] |
+		some a in agents
+		object.get(a, "tool", "") == tool
+		f := a[key]
+		is_object(f)
+		r := object.get(scope_rank, object.get(a, "scope", ""), 0)
+	]
+	count(facts) > 0
+	top := max([x[0] | some x in facts])
+	fact := [x[1] | some x in facts; x[0] == top][0]
+}
+
+# sets(tool, key) holds when any settings file of tool sets key.
+sets(tool, key) if {
+	some a in agents
+	object.get(a, "tool", "") == tool
+	is_object(a[key])
+}
+
+# setting(a, key) is the fact a sets for key; a Codex profile that does not set
+# it takes the top-level value of the same file. Undefined when neither does.
+setting(a, key) := a[key] if is_object(a[key])
+
+else := b[key] if {
+	object.get(a, "profile", "") != ""
+	some b in agents
+	object.get(b, "tool", "") == object.get(a, "tool", "")
+	object.get(b, "file", "") == object.get(a, "file", "")
+	object.get(b, "profile", "") == ""
+	is_object(b[key])
+}
+
+# --- shell permission rules ---------------------------------------------------
+
+# Claude Code writes Bash(cmd), Bash(cmd:*) (prefix) and Bash(cmd *) (glob);
+# a bare tool name matches every command. Gemini CLI (run_shell_command(git),
+# ShellTool(git)) and Cursor (Shell(git)) match by command prefix.
+_claude_shell := "Bash"
+
+_prefix_shells := {"run_shell_command", "ShellTool", "Shell"}
+
+# shell_glob(rule) is a glob over a whole command line for a shell permission rule.
+shell_glob(rule) := "*" if rule == _claude_shell
+
+shell_glob(rule) := "*" if rule in _prefix_shells
+
+shell_glob(rule) := g if {
+	spec := _spec(rule, _claude_shell)
+	g := _cmd_glob(_claude_form(spec))
+}
+
+shell_glob(rule) := g if {
+	some t in _prefix_shells
+	spec := _spec(rule, t)
+	g := _cmd_glob(concat("", [spec, "*"]))
+}
+
+# shell_literal(rule) is the command a shell rule names, without its wildcard,
+# e.g. "git push origin main" for Bash(git push origin main:*).
+shell_literal(rule) := trim_space(trim_suffix(trim_suffix(spec, ":*"), "*")) if {
+	some t in (_prefix_shells | {_claude_shell})
+	spec := _spec(rule, t)
+}
+
+_spec(rule, tool) := trim_space(substring(rule, count(tool) + 1, (count(rule) - count(tool)) - 2)) if {
+	startswith(rule, concat("", [tool, "("]))
+	endswith(rule, ")")
+}
+
+_claude_form(spec) := concat("", [trim_suffix(spec, ":*"), "*"]) if endswith(spec, ":*")
+
+else := spec
+
+# _cmd_glob keeps * as the only wildcard: every other glob character in a
+# permission rule is literal.
+_cmd_glob(pattern) := concat("*", [glob.quote_meta(p) | some p in split(pattern, "*")])
+
+# --- MCP tool permission rules --------------------------------------------------
+
+# mcp__server (every tool of that server), mcp__server__* and mcp__server__tool.
+_mcp_glob(rule) := g if {
+	startswith(rule, "mcp__")
+	count(split(rule, "__")) == 2
+	g := _cmd_glob(concat("", [rule, "__*"]))
+}
+
+_mcp_glob(rule) := _cmd_glob(rule) if {
+	startswith(rule, "mcp__")
+	count(split(rule, "__")) > 2
+}
+
+# mcp_server(rule) is the server a mcp__ rule names.
+mcp_server(rule) := split(rule, "__")[1] if startswith(rule, "mcp__")
+
+# --- matching ---------------------------------------------------------------------
+
+# matches(rule, action): the permission rule covers the action, a command line
+# or an MCP tool name mcp__server__tool. No delimiters: * spans everything.
+matches(rule, action) if {
+	not startswith(action, "mcp__")
+	glob.match(shell_glob(rule), null, action)
+}
+
+matches(rule, action) if {
+	startswith(action, "mcp__")
+	glob.match(_mcp_glob(rule), null, action)
+}
+
+# held_back(tool, action): some deny or ask rule in any settings file of tool
+# covers the action. Claude Code merges permission lists across files and
+# checks deny, then ask, before allow, so either keeps a person in the loop.
+held_back(tool, action) if {
+	some a in agents
+	object.get(a, "tool", "") == tool
+	some r in array.concat(object.get(a, "deny", []), object.get(a, "ask", []))
+	is_string(r.value)
+	matches(r.value, action)
+}
+
+# granted(a, rule, commands, literals, tools) is the set of actions an allow
+# rule of agent a lets run without a prompt, less those a deny or ask rule
+# holds back:
+# - the command lines in commands that the rule matches;
+# - the command the rule itself names (Bash(git push origin main)) when it
+#   starts with one of literals[_].prefix and contains literals[_].contains;
+# - the MCP tools in tools that the rule names, or every one of them when the
+#   rule grants a whole server whose name says GitHub (mcp__github).
+granted(a, rule, commands, literals, tools) := {x |
+	some x in ((_cmd_hits(rule, commands) | _lit_hits(rule, literals)) | _mcp_hits(rule, tools))
+	not held_back(object.get(a, "tool", ""), x)
+}
+
+_cmd_hits(rule, commands) := {c | some c in commands; matches(rule, c)}
+
+_lit_hits(rule, literals) := {l} if {
+	l := shell_literal(rule)
+	not contains(l, "--dry-run")
+	some k in literals
+	startswith(l, k.prefix)
+	contains(l, k.contains)
+} else := set()
+
+_mcp_hits(rule, tools) := {c |
+	server := mcp_server(rule)
+	some t in tools
+	c := sprintf("mcp__%s__%s", [server, t])
+	matches(rule, c)
+	_names_tool_or_github(rule, c, server)
+}
+
+_names_tool_or_github(rule, c, _) if rule == c
+
+_names_tool_or_github(_, _, server) if contains(lower(server), "github")
+
+# --- file read rules ----------------------------------------------------------------
+
+# read_glob(rule) is the path glob of a Read rule; bare Read covers every file.
+# "//x" is an absolute path, "./x" and "x" are relative to the project. Only *
+# and ** stay wildcards, so a rule with a stray [ cannot make glob.match fail.
+read_glob(rule) := "**" if rule == "Read"
+
+read_glob(rule) := g if {
+	spec := _spec(rule, "Read")
+	g := _cmd_glob(_path_form(spec))
+}
+
+_path_form(p) := substring(p, 1, -1) if startswith(p, "//")
+
+else := trim_prefix(p, "./")
+
+# reads(rule, path): the Read rule covers path. "./" rules cover only
+# project-relative paths.
+reads(rule, path) if {
+	g := read_glob(rule)
+	_scope_ok(rule, path)
+	glob.match(g, ["/"], path)
+}
+
+_scope_ok(rule, _) if not _project_only(rule)
+
+_scope_ok(rule, path) if {
+	_project_only(rule)
+	not startswith(path, "/")
+	not startswith(path, "~")
+}
+
+_project_only(rule) if startswith(_spec(rule, "Read"), "./")

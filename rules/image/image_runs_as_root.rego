@@ -1,0 +1,43 @@
+# METADATA
+# title: Image runs as root
+# description: |
+#   The final stage never sets USER, or sets it to root, so every container from
+#   the image runs as uid 0 unless its runtime configuration overrides it. Root
+#   in the container is root on the host kernel, with only namespaces and
+#   capabilities in between; a writable host mount, an added capability or a
+#   runtime bug becomes host root. A USER given as a build argument is not
+#   judged.
+# related_resources:
+#   - ref: https://docs.docker.com/build/building/best-practices/#user
+#     description: Docker — Dockerfile best practices, USER
+#   - ref: https://docs.docker.com/reference/dockerfile/#user
+#     description: Dockerfile reference — USER
+#   - ref: https://cheatsheetseries.owasp.org/cheatsheets/Docker_Security_Cheat_Sheet.html
+#     description: OWASP Docker Security Cheat Sheet — RULE #2 set a user
+#   - ref: https://www.cisecurity.org/benchmark/docker
+#     description: CIS Docker Benchmark — 4.1 ensure a user for the container has been created
+# custom:
+#   id: image-runs-as-root
+#   property: disposable
+#   severity: medium
+#   remediation: Create an unprivileged user in the image and end the final stage with USER <uid> (numeric, e.g. USER 10001), so runAsNonRoot can verify it.
+package rules.image_runs_as_root
+
+import data.lib.sa
+
+root_user(u) if sa.is_root(u)
+
+root_user(u) if split(u, ":")[0] in {"root", "0"}
+
+deny contains f if {
+	some img in input.images
+	not img.final_user
+	f := sa.finding(rego.metadata.chain(), img, "The Dockerfile's final stage sets no USER: containers from the image run as root")
+}
+
+deny contains f if {
+	some img in input.images
+	u := lower(trim_space(object.get(img, ["final_user", "value"], "")))
+	root_user(u)
+	f := sa.finding(rego.metadata.chain(), img.final_user, sprintf("The Dockerfile's final USER is %s: containers from the image run as root", [u]))
+}

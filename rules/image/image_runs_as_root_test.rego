@@ -1,0 +1,35 @@
+package rules.image_runs_as_root_test
+
+import data.rules.image_runs_as_root
+
+test_no_user_fires_at_image if {
+	fs := image_runs_as_root.deny with input as {"images": [{"file": "Dockerfile", "line": 1, "base_images": []}]}
+	count(fs) == 1
+	some f in fs
+	f.rule_id == "image-runs-as-root"
+	f.severity == "medium"
+	f.file == "Dockerfile"
+	f.line == 1
+}
+
+test_root_user_fires_at_user_line if {
+	fs := image_runs_as_root.deny with input as {"images": [{
+		"file": "build/agent.Dockerfile", "line": 1,
+		"final_user": {"value": "0:0", "file": "build/agent.Dockerfile", "line": 14},
+	}]}
+	count(fs) == 1
+	some f in fs
+	f.file == "build/agent.Dockerfile"
+	f.line == 14
+}
+
+test_hardened_quiet if {
+	count(image_runs_as_root.deny) == 0 with input as {"images": [{
+		"file": "Dockerfile", "line": 1,
+		"final_user": {"value": "10001", "file": "Dockerfile", "line": 20},
+	}]}
+}
+
+test_empty_input_quiet if {
+	count(image_runs_as_root.deny) == 0 with input as {}
+}

@@ -1,0 +1,27 @@
+# Package lib.sa holds the helpers every rule shares. finding builds a finding
+# from the rule's own METADATA, so severity, property and remediation live in
+# one place: the rule file.
+package lib.sa
+
+# finding(chain, loc, msg): chain is rego.metadata.chain() called in the rule
+# body, loc any fact with file and line, msg the message (no secret values, no
+# line numbers: the message is part of the finding's fingerprint).
+finding(chain, loc, msg) := {
+	"rule_id": md.custom.id,
+	"title": md.title,
+	"property": md.custom.property,
+	"severity": md.custom.severity,
+	"remediation": md.custom.remediation,
+	"category": object.get(md.custom, "category", "posture"),
+	"message": msg,
+	"file": object.get(loc, "file", ""),
+	"line": object.get(loc, "line", 0),
+} if {
+	md := [a | some e in chain; a := e.annotations; a.custom.id][0]
+}
+
+# param(name, default) reads a policy parameter from the policy file.
+param(name, def) := object.get(object.get(input, "params", {}), name, def)
+
+# is_root reports whether a user value means root.
+is_root(u) if u in {"root", "0", "0:0", "root:root"}

@@ -1,0 +1,113 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// Meta is a rule's METADATA: the one source of its id, severity, property,
+// texts and links. Go keeps no table of its own.
+type Meta struct {
+	ID          string     `json:"id"`
+	Title       string     `json:"title"`
+	Description string     `json:"description"`
+	Property    string     `json:"property"`
+	Severity    string     `json:"severity"`
+	Category    string     `json:"category"`
+	Remediation string     `json:"remediation"`
+	Related     []Resource `json:"related_resources"`
+	Package     string     `json:"package"`
+	File        string     `json:"file"`
+	Builtin     bool       `json:"builtin"`
+}
+
+// Resource is a related_resources entry.
+type Resource struct {
+	Ref         string `json:"ref"`
+	Description string `json:"description,omitempty"`
+}
+
+// Properties are the four properties of a sandbox that is a boundary.
+var Properties = []string{"disposable", "network", "credentials", "review"}
+
+// Severities from most to least severe.
+var Severities = []string{"critical", "high", "medium", "low", "info"}
+
+// SeverityRank orders severities: critical 4 … info 0, unknown -1.
+func SeverityRank(s string) int {
+	for i, v := range Severities {
+		if v == s {
+			return len(Severities) - 1 - i
+		}
+	}
+	return -1
+}
+
+var idPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// metaOf reads and validates the package-scoped METADATA of a rule module.
+func metaOf(m *ast.Module, file string) (Meta, error) {
+	var a *ast.Annotations
+	for _, x := range m.Annotations {
+		if x.Scope == "package" {
+			a = x
+			break
+		}
+	}
+	md := Meta{Package: strings.TrimPrefix(m.Package.Path.String(), "data."), File: file}
+	if a == nil {
+		return md, fmt.Errorf("%s: rule package %s has no METADATA block above its package line (see docs/writing-rules.md)", file, md.Package)
+	}
+	md.Title = a.Title
+	md.Description = strings.TrimSpace(a.Description)
+	for _, r := range a.RelatedResources {
+		if r.Ref.String() != "" {
+			md.Related = append(md.Related, Resource{Ref: r.Ref.String(), Description: r.Description})
+		}
+	}
+	str := func(k string) string {
+		v, _ := a.Custom[k].(string)
+		return v
+	}
+	md.ID, md.Property, md.Severity, md.Remediation, md.Category = str("id"), str("property"), str("severity"), str("remediation"), str("category")
+	if md.Category == "" {
+		md.Category = "posture"
+	}
+	var missing []string
+	for k, v := range map[string]string{"title": md.Title, "description": md.Description, "custom.id": md.ID, "custom.property": md.Property, "custom.severity": md.Severity, "custom.remediation": md.Remediation} {
+		if v == "" {
+			missing = append(missing, k)
+		}
+	}
+	if len(md.Related) == 0 {
+		missing = append(missing, "related_resources")
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return md, fmt.Errorf("%s: METADATA of %s lacks %s", file, md.Package, strings.Join(missing, ", "))
+	}
+	if !idPattern.MatchString(md.ID) {
+		return md, fmt.Errorf("%s: custom.id %q must be kebab-case", file, md.ID)
+	}
+	if want := "rules." + strings.ReplaceAll(md.ID, "-", "_"); md.Package != want {
+		return md, fmt.Errorf("%s: package must be %s for id %s", file, want, md.ID)
+	}
+	okProp := false
+	for _, p := range Properties {
+		okProp = okProp || p == md.Property
+	}
+	if !okProp {
+		return md, fmt.Errorf("%s: custom.property %q is not one of %s", file, md.Property, strings.Join(Properties, ", "))
+	}
+	if SeverityRank(md.Severity) < 0 {
+		return md, fmt.Errorf("%s: custom.severity %q is not one of %s", file, md.Severity, strings.Join(Severities, ", "))
+	}
+	if md.Category != "posture" && md.Category != "dependencies" {
+		return md, fmt.Errorf("%s: custom.category %q must be posture or dependencies", file, md.Category)
+	}
+	return md, nil
+}

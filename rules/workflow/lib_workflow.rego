@@ -1,0 +1,50 @@
+# Package lib.workflow holds what the workflow rules share: names for
+# messages, which jobs run or prepare an agent, and where a job's token
+# permissions come from.
+package lib.workflow
+
+workflows := object.get(input, "workflows", [])
+
+jobs(w) := object.get(w, "jobs", [])
+
+# label names a workflow by its name, else its file.
+label(w) := sprintf("workflow %q", [n]) if {
+	n := object.get(w, "name", "")
+	n != ""
+} else := sprintf("workflow %s", [object.get(w, "file", "")])
+
+job_label(w, j) := sprintf("%s job %q", [label(w), object.get(j, "id", "")])
+
+# runs_agent(w): the workflow runs an agent in some job.
+runs_agent(w) if w.runs_agent == true
+
+runs_agent(w) if {
+	some j in jobs(w)
+	j.runs_agent == true
+}
+
+# agent_job(w, j): the job runs the agent.
+agent_job(_, j) if j.runs_agent == true
+
+# prepares_agent(w, j): the job runs the agent, or sets up the environment the
+# Copilot coding agent then works in (copilot-setup-steps runs on the same
+# runner right before the agent).
+prepares_agent(_, j) if j.runs_agent == true
+
+prepares_agent(w, _) if w.copilot_setup == true
+
+# perm_loc(w, j) is where the job's token permissions are written: the job's
+# block, else the workflow's, else the job itself (nothing written).
+perm_loc(w, j) := j.permissions if is_object(j.permissions)
+
+else := w.permissions if is_object(w.permissions)
+
+else := j
+
+# short(s) keeps a step's text readable in a message.
+short(s) := concat("", [substring(s, 0, 77), "…"]) if {
+	is_string(s)
+	count(s) > 80
+}
+
+else := s

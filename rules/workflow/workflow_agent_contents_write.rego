@@ -1,0 +1,33 @@
+# METADATA
+# title: Agent job can write repository contents
+# description: |
+#   The job that runs the agent has a token with contents write (directly or
+#   through write-all). Whatever the agent runs can push commits to any branch a
+#   ruleset does not protect — the default branch included — create tags and
+#   releases, and so publish unreviewed code. Agent actions that open pull
+#   requests need this scope; the protection must then come from rulesets on
+#   the branches that matter.
+# related_resources:
+#   - ref: https://docs.github.com/en/actions/security-for-github-actions/security-guides/automatic-token-authentication
+#     description: GitHub — GITHUB_TOKEN permissions
+#   - ref: https://docs.github.com/en/repositories/configuring-branches-and-merges-in-your-repository/managing-rulesets/about-rulesets
+#     description: GitHub — rulesets that require pull requests and reviews
+#   - ref: https://github.com/anthropics/claude-code-action/blob/main/docs/security.md
+#     description: claude-code-action — token permissions
+# custom:
+#   id: workflow-agent-contents-write
+#   property: review
+#   severity: high
+#   remediation: Give the agent's job contents read where it only reviews or comments; where it must push a branch, protect the default and release branches with a ruleset requiring a reviewed pull request that the token cannot bypass, or let a GitHub App token limited to the agent's branch prefix do the push.
+package rules.workflow_agent_contents_write
+
+import data.lib.sa
+import data.lib.workflow
+
+deny contains f if {
+	some w in workflow.workflows
+	some j in workflow.jobs(w)
+	workflow.agent_job(w, j)
+	"contents" in object.get(j, "effective_write", [])
+	f := sa.finding(rego.metadata.chain(), workflow.perm_loc(w, j), sprintf("%s runs an agent with a token that can write contents: it can push to any unprotected branch, the default branch included", [workflow.job_label(w, j)]))
+}

@@ -1,0 +1,33 @@
+# METADATA
+# title: Agent runs on pull_request_target
+# description: |
+#   The workflow is triggered by pull_request_target and runs an agent. That
+#   trigger runs in the base repository's context: the job gets a token that can
+#   write and every secret the workflow names, even for a pull request from a
+#   fork. The agent then reads the pull request's title, body, diff or files —
+#   content the attacker wrote — while holding those credentials, so a prompt
+#   injection in the pull request can push code, change settings or send the
+#   secrets away.
+# related_resources:
+#   - ref: https://securitylab.github.com/resources/github-actions-preventing-pwn-requests/
+#     description: GitHub Security Lab — Preventing pwn requests
+#   - ref: https://docs.github.com/en/actions/writing-workflows/choosing-when-your-workflow-runs/events-that-trigger-workflows#pull_request_target
+#     description: GitHub — pull_request_target runs with the base repository's token and secrets
+#   - ref: https://github.com/anthropics/claude-code-action/blob/main/docs/security.md
+#     description: claude-code-action — security and prompt injection risks
+# custom:
+#   id: workflow-agent-on-pull-request-target
+#   property: review
+#   severity: critical
+#   remediation: Run the agent on pull_request (no secrets, read-only token for forks) or on a comment trigger limited to users with write access; if pull_request_target is unavoidable, give the job permissions {} / read-only, no secrets, and never let the agent see fork content.
+package rules.workflow_agent_on_pull_request_target
+
+import data.lib.sa
+import data.lib.workflow
+
+deny contains f if {
+	some w in workflow.workflows
+	is_object(w.pull_request_target)
+	workflow.runs_agent(w)
+	f := sa.finding(rego.metadata.chain(), w.pull_request_target, sprintf("%s runs an agent on pull_request_target: content from any fork's pull request reaches an agent holding the base repository's token and secrets", [workflow.label(w)]))
+}

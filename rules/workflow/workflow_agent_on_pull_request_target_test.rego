@@ -1,0 +1,53 @@
+package rules.workflow_agent_on_pull_request_target_test
+
+import data.rules.workflow_agent_on_pull_request_target
+
+wf := ".github/workflows/claude.yml"
+
+test_prt_with_agent_fires if {
+	fs := workflow_agent_on_pull_request_target.deny with input as {"workflows": [{
+		"name": "Claude review", "file": wf, "line": 1, "runs_agent": true, "copilot_setup": false,
+		"triggers": [{"value": "pull_request_target", "file": wf, "line": 4}],
+		"pull_request_target": {"value": "pull_request_target", "file": wf, "line": 4},
+		"jobs": [{"id": "review", "file": wf, "line": 10, "runs_agent": true}],
+	}]}
+	count(fs) == 1
+	some f in fs
+	f.rule_id == "workflow-agent-on-pull-request-target"
+	f.severity == "critical"
+	f.property == "review"
+	f.file == wf
+	f.line == 4
+	contains(f.message, `workflow "Claude review"`)
+}
+
+test_agent_flag_on_job_only_fires if {
+	fs := workflow_agent_on_pull_request_target.deny with input as {"workflows": [{
+		"name": "", "file": wf, "line": 1, "runs_agent": false,
+		"pull_request_target": {"value": "pull_request_target", "file": wf, "line": 4},
+		"jobs": [{"id": "review", "file": wf, "line": 10, "runs_agent": true}],
+	}]}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, wf)
+}
+
+test_pull_request_trigger_quiet if {
+	count(workflow_agent_on_pull_request_target.deny) == 0 with input as {"workflows": [{
+		"name": "Claude review", "file": wf, "line": 1, "runs_agent": true,
+		"triggers": [{"value": "pull_request", "file": wf, "line": 4}],
+		"jobs": [{"id": "review", "file": wf, "line": 10, "runs_agent": true}],
+	}]}
+}
+
+test_prt_without_agent_quiet if {
+	count(workflow_agent_on_pull_request_target.deny) == 0 with input as {"workflows": [{
+		"name": "Label", "file": wf, "line": 1, "runs_agent": false,
+		"pull_request_target": {"value": "pull_request_target", "file": wf, "line": 4},
+		"jobs": [{"id": "label", "file": wf, "line": 10, "runs_agent": false}],
+	}]}
+}
+
+test_empty_input_quiet if {
+	count(workflow_agent_on_pull_request_target.deny) == 0 with input as {}
+}

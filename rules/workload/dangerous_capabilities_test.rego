@@ -1,0 +1,57 @@
+package rules.dangerous_capabilities_test
+
+import data.rules.dangerous_capabilities
+
+test_one_finding_per_dangerous_cap if {
+	fs := dangerous_capabilities.deny with input as {"workloads": [{
+		"source": "devcontainer", "name": "dev", "file": ".devcontainer/devcontainer.json", "line": 1,
+		"cap_add": [
+			{"value": "SYS_ADMIN", "file": ".devcontainer/devcontainer.json", "line": 8},
+			{"value": "NET_BIND_SERVICE", "file": ".devcontainer/devcontainer.json", "line": 9},
+			{"value": "SYS_PTRACE", "file": ".devcontainer/devcontainer.json", "line": 10},
+		],
+	}]}
+	count(fs) == 2
+	some f in fs
+	f.rule_id == "dangerous-capabilities"
+	f.severity == "high"
+	f.file == ".devcontainer/devcontainer.json"
+	f.line == 8
+	contains(f.message, "SYS_ADMIN")
+	some g in fs
+	g.line == 10
+	contains(g.message, "SYS_PTRACE")
+}
+
+test_all_and_prefixed_lowercase if {
+	fs := dangerous_capabilities.deny with input as {"workloads": [{
+		"source": "kubernetes", "name": "main",
+		"cap_add": [
+			{"value": "ALL", "file": "pod.yaml", "line": 14},
+			{"value": "cap_net_admin", "file": "pod.yaml", "line": 15},
+		],
+	}]}
+	count(fs) == 2
+	some f in fs
+	f.line == 15
+	contains(f.message, "NET_ADMIN")
+}
+
+test_hardened_quiet if {
+	count(dangerous_capabilities.deny) == 0 with input as {"workloads": [{
+		"source": "kubernetes", "name": "main",
+		"cap_add": [{"value": "NET_BIND_SERVICE", "file": "pod.yaml", "line": 14}],
+		"cap_drop": [{"value": "ALL", "file": "pod.yaml", "line": 16}],
+	}]}
+}
+
+test_dropped_not_added_quiet if {
+	count(dangerous_capabilities.deny) == 0 with input as {"workloads": [{
+		"name": "app", "cap_add": [],
+		"cap_drop": [{"value": "SYS_ADMIN", "file": "compose.yaml", "line": 9}],
+	}]}
+}
+
+test_empty_input_quiet if {
+	count(dangerous_capabilities.deny) == 0 with input as {}
+}

@@ -1,0 +1,129 @@
+# METADATA
+# title: Host credential store mounted into the sandbox
+# description: |
+#   Mounting the host user's ~/.ssh, ~/.aws, ~/.config/gh, ~/.kube, ~/.docker,
+#   ~/.gnupg, ~/.azure, ~/.config/gcloud, ~/.netrc, ~/.git-credentials, ~/.npmrc,
+#   ~/.pypirc (or an agent's own login file, or the SSH agent socket) gives the
+#   agent the developer's long-lived, broadly scoped credentials: everything the
+#   developer can push, deploy or read, the agent can too, and a prompt
+#   injection can send them anywhere the network allows. A mount of a parent
+#   (the whole home directory, ~/.config) counts, since it holds them.
+#   Sources are recognised as ~/…, ${localEnv:HOME}/…, ${HOME}/…, $HOME/…,
+#   /home/<user>/…, /root/… and /Users/<user>/….
+# related_resources:
+#   - ref: https://containers.dev/implementors/json_reference/
+#     description: Dev Container metadata reference — mounts and ${localEnv} variables
+#   - ref: https://docs.docker.com/engine/storage/bind-mounts/
+#     description: Docker — bind mounts expose host files to the container
+#   - ref: https://cheatsheetseries.owasp.org/cheatsheets/Secrets_Management_Cheat_Sheet.html
+#     description: OWASP Secrets Management Cheat Sheet — least privilege and short-lived credentials
+#   - ref: https://docs.github.com/en/authentication/keeping-your-account-and-data-secure/managing-your-personal-access-tokens
+#     description: GitHub — prefer fine-grained, expiring tokens scoped to one repository
+# custom:
+#   id: host-credentials-mounted
+#   property: credentials
+#   severity: high
+#   remediation: Remove the mount. Give the sandbox its own narrowly scoped, short-lived credential (a fine-grained token for one repository, a GitHub App installation token, OIDC federation to the cloud) injected for the task, preferably through a proxy the agent cannot read.
+package rules.host_credentials_mounted
+
+import data.lib.sa
+import data.lib.workload as wl
+
+# stores: credential files and directories, relative to a home directory.
+stores := {
+	".ssh": "SSH keys",
+	".aws": "AWS credentials",
+	".azure": "Azure credentials",
+	".config/gcloud": "Google Cloud credentials",
+	".kube": "Kubernetes credentials",
+	".docker": "registry credentials",
+	".gnupg": "GPG keys",
+	".config/gh": "GitHub CLI token",
+	".config/hub": "hub GitHub token",
+	".netrc": ".netrc passwords",
+	".git-credentials": "git stored credentials",
+	".npmrc": "npm token",
+	".pypirc": "PyPI token",
+	".cargo/credentials": "crates.io token",
+	".cargo/credentials.toml": "crates.io token",
+	".terraform.d/credentials.tfrc.json": "Terraform Cloud token",
+	".codex/auth.json": "Codex login",
+	".claude/.credentials.json": "Claude Code login",
+}
+
+# Mount types that never name a host path.
+not_host := {"volume", "pvc", "tmpfs", "secret", "configmap", "emptyDir", "image", "npipe"}
+
+home_re := `^(?:~|(?:\$\{(?:localEnv:|env:)?(?:HOME|USERPROFILE)[^}]*\}|\$(?:HOME|USERPROFILE))+|/home/[^/]+|/root|/Users/[^/]+|[A-Za-z]:/Users/[^/]+)(/.*)?$`
+
+# home_rest(src) is the path below a home directory ("" for the home itself),
+# undefined when src is not under one.
+home_rest(src) := rest if {
+	s := replace(src, "\\", "/")
+	some m in regex.find_all_string_submatch_n(home_re, s, 1)
+	rest := trim(regex.replace(m[1], "/+", "/"), "/")
+}
+
+# held(rest) is the set of credential stores a mount of ~/rest exposes: the
+# store itself, a file inside it, or a parent directory holding it.
+held(rest) := {label |
+	some path, label in stores
+	covers(rest, path)
+}
+
+covers("", _) := true
+
+covers(rest, path) if rest == path
+
+covers(rest, path) if startswith(rest, concat("", [path, "/"]))
+
+covers(rest, path) if {
+	rest != ""
+	startswith(path, concat("", [rest, "/"]))
+}
+
+describe("", _) := "the whole home directory: SSH keys, cloud, registry and git credentials"
+
+describe(rest, labels) := concat(", ", sort(labels)) if rest != ""
+
+host_mount(m) if {
+	not object.get(m, "type", "") in not_host
+	object.get(m, "source", "") != ""
+}
+
+deny contains f if {
+	some w in input.workloads
+	some m in w.mounts
+	host_mount(m)
+	rest := home_rest(m.source)
+	labels := held(rest)
+	count(labels) > 0
+	what := describe(rest, labels)
+	f := sa.finding(
+		rego.metadata.chain(), m,
+		sprintf("%s mounts the host's %s (%s) at %s", [wl.label(w), m.source, what, object.get(m, "target", "?")]),
+	)
+}
+
+deny contains f if {
+	some w in input.workloads
+	some m in w.mounts
+	host_mount(m)
+	trim_suffix(regex.replace(m.source, "/+", "/"), "/") in {"/home", "/Users"}
+	f := sa.finding(
+		rego.metadata.chain(), m,
+		sprintf("%s mounts every user's home directory %s (SSH keys, cloud and registry credentials) at %s", [wl.label(w), m.source, object.get(m, "target", "?")]),
+	)
+}
+
+# A forwarded SSH agent signs as the developer for as long as the task runs.
+deny contains f if {
+	some w in input.workloads
+	some m in w.mounts
+	host_mount(m)
+	regex.match(`(?i)ssh[-_]auth[-_.]sock|/ssh-agent|agent\.[0-9]+$`, m.source)
+	f := sa.finding(
+		rego.metadata.chain(), m,
+		sprintf("%s mounts the host's SSH agent socket %s at %s", [wl.label(w), m.source, object.get(m, "target", "?")]),
+	)
+}

@@ -1,0 +1,83 @@
+package rules.host_credentials_mounted_test
+
+import data.rules.host_credentials_mounted
+
+dc := ".devcontainer/devcontainer.json"
+
+fires(src) if {
+	fs := host_credentials_mounted.deny with input as {"workloads": [{
+		"source": "devcontainer", "name": "dev",
+		"mounts": [{"type": "bind", "source": src, "target": "/mnt/x", "file": dc, "line": 9}],
+	}]}
+	count(fs) == 1
+}
+
+test_devcontainer_ssh_fires if {
+	fs := host_credentials_mounted.deny with input as {"workloads": [{
+		"source": "devcontainer", "name": "dev",
+		"mounts": [{"type": "bind", "source": "${localEnv:HOME}/.ssh", "target": "/home/vscode/.ssh", "read_only": true, "file": dc, "line": 9}],
+	}]}
+	count(fs) == 1
+	some f in fs
+	f.rule_id == "host-credentials-mounted"
+	f.severity == "high"
+	f.property == "credentials"
+	f.file == dc
+	f.line == 9
+	contains(f.message, "SSH keys")
+	contains(f.message, "/home/vscode/.ssh")
+}
+
+test_source_spellings_fire if {
+	fires("~/.ssh")
+	fires("${HOME}/.aws")
+	fires("$HOME/.aws/credentials")
+	fires("${localEnv:HOME}${localEnv:USERPROFILE}/.config/gh")
+	fires("/home/u/.kube")
+	fires("/home/u/.kube/")
+	fires("/root/.ssh")
+	fires("/Users/dev/.docker/config.json")
+	fires("~/.netrc")
+	fires("~/.git-credentials")
+	fires("~/.npmrc")
+	fires("~/.pypirc")
+	fires("~/.gnupg")
+	fires("~/.azure")
+	fires("~/.config/gcloud")
+	fires("~/.codex/auth.json")
+	fires("${env:SSH_AUTH_SOCK}")
+	fires("/run/host-services/ssh-auth.sock")
+}
+
+test_parent_directory_fires if {
+	fs := host_credentials_mounted.deny with input as {"workloads": [{
+		"source": "compose", "name": "agent",
+		"mounts": [{"type": "bind", "source": "~/.config", "target": "/root/.config", "file": "compose.yaml", "line": 14}],
+	}]}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "GitHub CLI token")
+	contains(f.message, "Google Cloud credentials")
+}
+
+test_whole_home_fires if {
+	fires("${localEnv:HOME}")
+	fires("/home")
+}
+
+test_hardened_quiet if {
+	count(host_credentials_mounted.deny) == 0 with input as {"workloads": [{
+		"source": "devcontainer", "name": "dev",
+		"mounts": [
+			{"type": "bind", "source": "${localWorkspaceFolder}", "target": "/workspace", "file": dc, "line": 9},
+			{"type": "bind", "source": "~/.config/nvim", "target": "/home/vscode/.config/nvim", "file": dc, "line": 10},
+			{"type": "bind", "source": "/home/u/.sshrc", "target": "/x", "file": dc, "line": 11},
+			{"type": "volume", "source": "ssh", "target": "/home/vscode/.ssh", "file": dc, "line": 12},
+			{"type": "bind", "source": "/srv/project/.aws-docs", "target": "/docs", "file": dc, "line": 13},
+		],
+	}]}
+}
+
+test_empty_input_quiet if {
+	count(host_credentials_mounted.deny) == 0 with input as {}
+}

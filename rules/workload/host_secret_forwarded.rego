@@ -1,0 +1,46 @@
+# METADATA
+# title: Host secret forwarded into the sandbox
+# description: |
+#   An environment variable copies a credential from the developer's or the
+#   runner's environment into the sandbox (devcontainer ${localEnv:GITHUB_TOKEN},
+#   compose ${GITHUB_TOKEN}). The agent reads it like any other variable, and it
+#   is the host's token, usually a long-lived one with the user's full scope,
+#   not a credential minted for this task. Fires when the variable's name or
+#   the forwarded host variable's name looks like a credential.
+# related_resources:
+#   - ref: https://containers.dev/implementors/json_reference/#variables-in-devcontainerjson
+#     description: Dev Container metadata reference — ${localEnv} copies host variables
+#   - ref: https://docs.docker.com/compose/how-tos/environment-variables/variable-interpolation/
+#     description: Compose — variable interpolation from the host shell
+#   - ref: https://cheatsheetseries.owasp.org/cheatsheets/Secrets_Management_Cheat_Sheet.html
+#     description: OWASP Secrets Management Cheat Sheet
+#   - ref: https://docs.github.com/en/authentication/keeping-your-account-and-data-secure/managing-your-personal-access-tokens
+#     description: GitHub — scope tokens narrowly and give them an expiry
+# custom:
+#   id: host-secret-forwarded
+#   property: credentials
+#   severity: high
+#   remediation: Stop forwarding the host's credential. Mint a task-scoped, short-lived token (GitHub App installation token for one repository, fine-grained PAT with an expiry, cloud OIDC) and inject it through a credential proxy the agent cannot read, or mount it as a secret file readable only by the process that needs it.
+package rules.host_secret_forwarded
+
+import data.lib.sa
+import data.lib.workload as wl
+
+# The same name test the collectors use (secrets.SensitiveName), applied to the
+# host variable: FOO=${localEnv:GITHUB_TOKEN} forwards a token under a bland name.
+sensitive_re := `(?i)(token|secret|passw(or)?d|passwd|api[_-]?key|apikey|private[_-]?key|credential|auth|bearer|session|cookie|access[_-]?key)`
+
+sensitive(e) if object.get(e, "sensitive_name", false) == true
+
+sensitive(e) if regex.match(sensitive_re, e.from_host)
+
+deny contains f if {
+	some w in input.workloads
+	some e in w.env
+	object.get(e, "from_host", "") != ""
+	sensitive(e)
+	f := sa.finding(
+		rego.metadata.chain(), e,
+		sprintf("%s forwards the host's %s into %s", [wl.label(w), e.from_host, object.get(e, "name", "?")]),
+	)
+}

@@ -1,0 +1,43 @@
+package rules.host_secret_forwarded_test
+
+import data.rules.host_secret_forwarded
+
+dc := ".devcontainer/devcontainer.json"
+
+test_devcontainer_local_env_token_fires if {
+	fs := host_secret_forwarded.deny with input as {"workloads": [{
+		"source": "devcontainer", "name": "dev",
+		"env": [{"name": "GITHUB_TOKEN", "from_host": "GITHUB_TOKEN", "sensitive_name": true, "file": dc, "line": 11}],
+	}]}
+	count(fs) == 1
+	some f in fs
+	f.rule_id == "host-secret-forwarded"
+	f.severity == "high"
+	f.property == "credentials"
+	f.file == dc
+	f.line == 11
+	f.message == "devcontainer dev forwards the host's GITHUB_TOKEN into GITHUB_TOKEN"
+}
+
+test_bland_name_sensitive_host_var_fires if {
+	fs := host_secret_forwarded.deny with input as {"workloads": [{
+		"source": "compose", "name": "agent",
+		"env": [{"name": "GH", "from_host": "GH_TOKEN", "sensitive_name": false, "file": "compose.yaml", "line": 8}],
+	}]}
+	count(fs) == 1
+}
+
+test_hardened_quiet if {
+	count(host_secret_forwarded.deny) == 0 with input as {"workloads": [{
+		"source": "compose", "name": "agent",
+		"env": [
+			{"name": "TZ", "from_host": "TZ", "sensitive_name": false, "file": "compose.yaml", "line": 8},
+			{"name": "API_TOKEN", "from_secret": true, "sensitive_name": true, "file": "compose.yaml", "line": 9},
+			{"name": "LOG_LEVEL", "sensitive_name": false, "file": "compose.yaml", "line": 10},
+		],
+	}]}
+}
+
+test_empty_input_quiet if {
+	count(host_secret_forwarded.deny) == 0 with input as {}
+}

@@ -1,0 +1,42 @@
+# Package lib.workload holds the helpers the workload rules share: how a
+# workload is named in a message, how a boolean fact is read when it may be
+# absent. It is a library, not a rule: it emits no findings.
+package lib.workload
+
+# label(w) names a workload the way its format does, so a reader finds it:
+# "compose service app", "Kubernetes container Deployment/default/api/main",
+# "devcontainer dev".
+label(w) := sprintf("%s %s", [kind(w), name(w)])
+
+kind(w) := "compose service" if {
+	object.get(w, "source", "") == "compose"
+} else := "Kubernetes container" if {
+	object.get(w, "source", "") == "kubernetes"
+} else := "devcontainer" if {
+	object.get(w, "source", "") == "devcontainer"
+} else := "workload"
+
+# name prefers the Kubernetes id (kind/namespace/workload/container) over the
+# bare container name, which is often "main" or "app" in every pod.
+name(w) := trim_prefix(w.id, "k8s:") if {
+	object.get(w, "source", "") == "kubernetes"
+	object.get(w, "id", "") != ""
+} else := w.name if {
+	object.get(w, "name", "") != ""
+} else := w.id if {
+	object.get(w, "id", "") != ""
+} else := "(unnamed)"
+
+# is_true(w, key): the optional Bool fact key is set and true.
+is_true(w, key) if object.get(w, [key, "value"], false) == true
+
+# is_false(w, key): the optional Bool fact key is set and explicitly false.
+is_false(w, key) if object.get(w, [key, "value"], true) == false
+
+# str(w, key): the lower-cased value of an optional Str fact, "" when absent.
+str(w, key) := lower(trim_space(object.get(w, [key, "value"], "")))
+
+# opt(o) normalises a security_opt entry: "seccomp:unconfined" and
+# "seccomp = unconfined" both become "seccomp=unconfined" (Docker accepts the
+# colon form for compatibility).
+opt(o) := replace(replace(lower(o), " ", ""), ":", "=")

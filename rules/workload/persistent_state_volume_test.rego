@@ -1,0 +1,42 @@
+package rules.persistent_state_volume_test
+
+import data.rules.persistent_state_volume
+
+test_named_volume_and_pvc_fire if {
+	fs := persistent_state_volume.deny with input as {"workloads": [
+		{
+			"source": "devcontainer", "name": "dev",
+			"mounts": [{"type": "volume", "source": "dind-var-lib-docker", "target": "/var/lib/docker", "persistent": true, "file": ".devcontainer/devcontainer.json", "line": 14}],
+		},
+		{
+			"source": "kubernetes", "name": "main",
+			"mounts": [{"type": "pvc", "source": "agent-home", "target": "/home/agent", "persistent": true, "file": "pod.yaml", "line": 40}],
+		},
+	]}
+	count(fs) == 2
+	some f in fs
+	f.rule_id == "persistent-state-volume"
+	f.severity == "medium"
+	f.file == ".devcontainer/devcontainer.json"
+	f.line == 14
+	contains(f.message, "named volume dind-var-lib-docker")
+	some g in fs
+	g.line == 40
+	contains(g.message, "PersistentVolumeClaim agent-home")
+}
+
+test_hardened_quiet if {
+	count(persistent_state_volume.deny) == 0 with input as {"workloads": [{
+		"source": "compose", "name": "agent",
+		"mounts": [
+			{"type": "tmpfs", "source": "", "target": "/tmp", "persistent": false, "file": "compose.yaml", "line": 9},
+			{"type": "volume", "source": "", "target": "/cache", "persistent": false, "file": "compose.yaml", "line": 10},
+			{"type": "emptyDir", "source": "scratch", "target": "/scratch", "persistent": false, "file": "compose.yaml", "line": 11},
+			{"type": "bind", "source": "./src", "target": "/src", "persistent": true, "file": "compose.yaml", "line": 12},
+		],
+	}]}
+}
+
+test_empty_input_quiet if {
+	count(persistent_state_volume.deny) == 0 with input as {}
+}

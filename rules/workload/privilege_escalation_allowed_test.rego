@@ -1,0 +1,48 @@
+package rules.privilege_escalation_allowed_test
+
+import data.rules.privilege_escalation_allowed
+
+test_kubernetes_unset_fires if {
+	fs := privilege_escalation_allowed.deny with input as {"workloads": [{
+		"source": "kubernetes", "name": "main", "id": "k8s:Job/ci/agent/main", "file": "job.yaml", "line": 17,
+	}]}
+	count(fs) == 1
+	some f in fs
+	f.rule_id == "privilege-escalation-allowed"
+	f.severity == "low"
+	f.file == "job.yaml"
+	f.line == 17
+	contains(f.message, "Job/ci/agent/main")
+}
+
+test_explicit_true_fires_anywhere if {
+	fs := privilege_escalation_allowed.deny with input as {"workloads": [{
+		"source": "compose", "name": "agent", "file": "compose.yaml", "line": 2,
+		"allow_privilege_escalation": {"value": true, "file": "compose.yaml", "line": 9},
+	}]}
+	count(fs) == 1
+	some f in fs
+	f.line == 9
+}
+
+test_kubernetes_hardened_quiet if {
+	count(privilege_escalation_allowed.deny) == 0 with input as {"workloads": [{
+		"source": "kubernetes", "name": "main", "file": "job.yaml", "line": 17,
+		"allow_privilege_escalation": {"value": false, "file": "job.yaml", "line": 25},
+	}]}
+}
+
+test_no_new_privileges_quiet if {
+	count(privilege_escalation_allowed.deny) == 0 with input as {"workloads": [{
+		"source": "kubernetes", "name": "main", "file": "job.yaml", "line": 17,
+		"security_opt": [{"value": "no-new-privileges:true", "file": "job.yaml", "line": 30}],
+	}]}
+}
+
+test_compose_unset_quiet if {
+	count(privilege_escalation_allowed.deny) == 0 with input as {"workloads": [{"source": "compose", "name": "agent", "file": "compose.yaml", "line": 2}]}
+}
+
+test_empty_input_quiet if {
+	count(privilege_escalation_allowed.deny) == 0 with input as {}
+}
