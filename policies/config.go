@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -76,7 +77,7 @@ func ParseConfig(name string, b []byte) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%w %s: %s", ErrConfig, name, strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil, fmt.Errorf("%w %s: %s", ErrConfig, name, yamlProblem(err))
 	}
 	// Lines of waivers, for findings that point at an expired one.
 	var root yaml.Node
@@ -172,4 +173,19 @@ func (c *Config) Disabled() map[string]bool {
 		}
 	}
 	return out
+}
+
+var unknownField = regexp.MustCompile(`field (\S+) not found in type \S+`)
+
+// yamlProblem turns the decoder's messages into ones that name the key.
+func yamlProblem(err error) string {
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		msgs := make([]string, len(te.Errors))
+		for i, e := range te.Errors {
+			msgs[i] = unknownField.ReplaceAllString(e, "unknown key \"$1\"")
+		}
+		return strings.Join(msgs, "; ")
+	}
+	return strings.TrimPrefix(err.Error(), "yaml: ")
 }

@@ -20,6 +20,8 @@ checked contains "credentials" if c("files") > 0
 
 checked contains "credentials" if live("credentials")
 
-checked contains "review" if c("workflows") + c("agents") + c("git_configs") > 0
+# A git config says where credentials sit, not how work leaves the sandbox:
+# review needs an agent's settings or a workflow that runs one.
+checked contains "review" if c("workflows") + c("agents") > 0
 
 checked contains "review" if live("git")

@@ -69,8 +69,8 @@ waivers:
     reason: legacy staging cluster, tracked in SEC-12
     expires: 2027-03-31
 `, ""},
-		{"unknown key", "version: 1\nfail_onn: high\n", "field fail_onn not found"},
-		{"unknown nested key", "version: 1\nrules:\n  x: {mood: disabled}\n", "field mood not found"},
+		{"unknown key", "version: 1\nfail_onn: high\n", `unknown key "fail_onn"`},
+		{"unknown nested key", "version: 1\nrules:\n  x: {mood: disabled}\n", `unknown key "mood"`},
 		{"no version", "fail_on: high\n", "version must be 1"},
 		{"bad severity", "version: 1\nfail_on: severe\n", `fail_on "severe"`},
 		{"bad property", "version: 1\nrequire: [speed]\n", `require: "speed" is not a property`},

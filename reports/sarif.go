@@ -159,8 +159,12 @@ func uriOf(p string) string {
 	return strings.Join(parts, "/")
 }
 
+// guidOf derives a stable name-based (version 5 style) GUID, as SARIF's
+// schema requires the RFC 4122 version and variant bits.
 func guidOf(s string) string {
 	h := sha256.Sum256([]byte(s))
+	h[6] = h[6]&0x0f | 0x50
+	h[8] = h[8]&0x3f | 0x80
 	x := hex.EncodeToString(h[:16])
 	return x[0:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:32]
 }

@@ -3,6 +3,8 @@
 // sandbox model. The rules themselves are the .rego files beside this one.
 package rules
 
+//go:generate go run ../internal/ruledocs/gen ../docs/rules
+
 import "embed"
 
 // builtin holds lib/ and one directory per area, each with <rule>.rego and

@@ -6,8 +6,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 )
@@ -24,10 +26,19 @@ func newSet() *Set {
 	return &Set{Modules: map[string]*ast.Module{}, Tests: map[string]*ast.Module{}}
 }
 
-// LoadBuiltin parses the embedded rules.
+// LoadBuiltin parses the embedded rules and their tests.
 func LoadBuiltin() (*Set, error) {
+	return loadBuiltin(true)
+}
+
+// LoadBuiltinRules parses the embedded rules without their tests: what a scan needs.
+func LoadBuiltinRules() (*Set, error) {
+	return loadBuiltin(false)
+}
+
+func loadBuiltin(withTests bool) (*Set, error) {
 	s := newSet()
-	if err := s.addFS(builtin, ".", "rules", true); err != nil {
+	if err := s.addFS(builtin, ".", "rules", true, withTests); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -45,7 +56,7 @@ func (s *Set) AddDir(dir string) error {
 		return fmt.Errorf("read rules directory: %s is not a directory", dir)
 	}
 	before := len(s.Modules) + len(s.Tests)
-	if err := s.addFS(os.DirFS(dir), ".", filepath.ToSlash(filepath.Clean(dir)), false); err != nil {
+	if err := s.addFS(os.DirFS(dir), ".", filepath.ToSlash(filepath.Clean(dir)), false, true); err != nil {
 		return err
 	}
 	if len(s.Modules)+len(s.Tests) == before {
@@ -54,56 +65,85 @@ func (s *Set) AddDir(dir string) error {
 	return nil
 }
 
-func (s *Set) addFS(fsys fs.FS, root, prefix string, isBuiltin bool) error {
-	var errs []string
+type parsed struct {
+	name string
+	test bool
+	mod  *ast.Module
+	err  error
+}
+
+// addFS parses every .rego under root. Parsing is most of a CLI run's start-up
+// cost, so files are parsed in parallel, and tests only when asked for.
+func (s *Set) addFS(fsys fs.FS, root, prefix string, isBuiltin, withTests bool) error {
+	var files []string
 	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() || !strings.HasSuffix(p, ".rego") {
+		if d.IsDir() || !strings.HasSuffix(p, ".rego") || (!withTests && strings.HasSuffix(p, "_test.rego")) {
 			return nil
 		}
-		name := path.Join(prefix, p)
-		src, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return fmt.Errorf("read rule %s: %w", name, err)
-		}
-		m, err := ast.ParseModuleWithOpts(name, string(src), ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1})
-		if err != nil {
-			errs = append(errs, err.Error())
-			return nil
-		}
-		if strings.HasSuffix(p, "_test.rego") {
-			s.Tests[name] = m
-			return nil
-		}
-		s.Modules[name] = m
-		if !strings.HasPrefix(m.Package.Path.String(), "data.rules.") {
-			return nil // a library
-		}
-		md, err := metaOf(m, name)
-		if err != nil {
-			errs = append(errs, err.Error())
-			return nil
-		}
-		md.Builtin = isBuiltin
-		for _, o := range s.Rules {
-			if o.ID == md.ID {
-				errs = append(errs, fmt.Sprintf("%s: rule id %s is already defined in %s", name, md.ID, o.File))
-				return nil
-			}
-		}
-		s.Rules = append(s.Rules, md)
+		files = append(files, p)
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("load rules: %w", err)
+	}
+	out := make([]parsed, len(files))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, p := range files {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			out[i] = parseOne(fsys, p, path.Join(prefix, p))
+		}()
+	}
+	wg.Wait()
+	var errs []string
+	for _, r := range out {
+		if r.err != nil {
+			errs = append(errs, r.err.Error())
+			continue
+		}
+		if r.test {
+			s.Tests[r.name] = r.mod
+			continue
+		}
+		s.Modules[r.name] = r.mod
+		if !strings.HasPrefix(r.mod.Package.Path.String(), "data.rules.") {
+			continue // a library
+		}
+		md, err := metaOf(r.mod, r.name)
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		md.Builtin = isBuiltin
+		if o, dup := s.Rule(md.ID); dup {
+			errs = append(errs, fmt.Sprintf("%s: rule id %s is already defined in %s", r.name, md.ID, o.File))
+			continue
+		}
+		s.Rules = append(s.Rules, md)
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("load rules:\n  %s", strings.Join(errs, "\n  "))
 	}
 	sort.Slice(s.Rules, func(i, j int) bool { return s.Rules[i].ID < s.Rules[j].ID })
 	return nil
+}
+
+func parseOne(fsys fs.FS, p, name string) parsed {
+	src, err := fs.ReadFile(fsys, p)
+	if err != nil {
+		return parsed{err: fmt.Errorf("read rule %s: %w", name, err)}
+	}
+	m, err := ast.ParseModuleWithOpts(name, string(src), ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1})
+	if err != nil {
+		return parsed{err: err}
+	}
+	return parsed{name: name, test: strings.HasSuffix(p, "_test.rego"), mod: m}
 }
 
 // Rule returns the METADATA of the rule with this id.
@@ -144,7 +184,7 @@ func (s *Set) Without(ids map[string]bool) *Set {
 // testing a user's rules on their own.
 func LoadLibrary() (*Set, error) {
 	s := newSet()
-	if err := s.addFS(builtin, "lib", "rules", true); err != nil {
+	if err := s.addFS(builtin, "lib", "rules", true, false); err != nil {
 		return nil, err
 	}
 	return s, nil

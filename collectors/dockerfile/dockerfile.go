@@ -31,8 +31,10 @@ func New() Collector { return Collector{} }
 func (Collector) Name() string { return "dockerfile" }
 
 // notDockerfile are suffixes of files named like "Dockerfile.*" that are
-// something else: the per-Dockerfile ignore file and documentation.
-var notDockerfile = []string{".dockerignore", ".md", ".txt", ".rst", ".orig", ".bak"}
+// something else: the per-Dockerfile ignore file, documentation, and source
+// code about Dockerfiles (dockerfile.go, dockerfile_test.py…).
+var notDockerfile = []string{".dockerignore", ".md", ".txt", ".rst", ".orig", ".bak",
+	".go", ".py", ".js", ".ts", ".rs", ".java", ".rb", ".sh", ".json", ".yaml", ".yml", ".toml", ".html"}
 
 // Match accepts Dockerfile, Containerfile, *.Dockerfile, *.dockerfile,
 // Dockerfile.* and Containerfile.* in any directory.

@@ -116,3 +116,14 @@ func TestCollectFixtures(t *testing.T) {
 		})
 	}
 }
+
+func TestMatchSkipsSourceCode(t *testing.T) {
+	for p, want := range map[string]bool{
+		"Dockerfile": true, "build/Dockerfile.dev": true, "app.Dockerfile": true, "Containerfile": true,
+		"collectors/dockerfile/dockerfile.go": false, "dockerfile_test.py": false, "Dockerfile.md": false, "docs/dockerfile.json": false,
+	} {
+		if got := (Collector{}).Match(p); got != want {
+			t.Errorf("Match(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

@@ -46,7 +46,7 @@ type Engine struct {
 // NewEngine loads the built-in rules plus the user's, drops the disabled ones
 // and compiles everything once.
 func NewEngine(ctx context.Context, dirs []string, cfg *policies.Config) (*Engine, error) {
-	set, err := rules.LoadBuiltin()
+	set, err := rules.LoadBuiltinRules()
 	if err != nil {
 		return nil, err
 	}

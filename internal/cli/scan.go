@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -121,6 +122,9 @@ func (o *scanOptions) emit(cmd *cobra.Command, rep *reports.Report) error {
 		var buf bytes.Buffer
 		if err := w.Write(&buf, rep); err != nil {
 			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(o.output), 0o755); err != nil {
+			return fmt.Errorf("write report: %w", err)
 		}
 		if err := os.WriteFile(o.output, buf.Bytes(), 0o644); err != nil {
 			return fmt.Errorf("write report: %w", err)

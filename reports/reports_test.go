@@ -1,0 +1,118 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/sandbox-audit/sandbox-audit/internal/sarifcheck"
+	"github.com/sandbox-audit/sandbox-audit/model"
+	"github.com/sandbox-audit/sandbox-audit/policies"
+	"github.com/sandbox-audit/sandbox-audit/rules"
+)
+
+func sample() *Report {
+	long := strings.Repeat("A long description. ", 80)
+	return &Report{
+		Tool:       Tool{Name: "sandbox-audit", Version: "v1.2.3"},
+		Targets:    []string{"repo"},
+		Verdict:    "convenience",
+		Properties: PropertiesFrom(map[string]policies.Property{"network": {Status: "fail", Score: 70, Findings: 1}, "disposable": {Status: "unknown"}}),
+		Gate:       policies.Gate{Passed: false, FailOn: "high", Reasons: []string{"1 finding(s) at or above high"}},
+		Findings: []rules.Finding{
+			{RuleID: "host-network", Title: "Host network", Property: "network", Severity: "high", Category: "posture", Message: "svc | uses <host> network", File: "deploy/my app/compose.yaml", Line: 0, Fingerprint: "aaaaaaaaaaaaaaaa"},
+			{RuleID: "host-network", Title: "Host network", Property: "network", Severity: "high", Category: "posture", Message: "waived one", File: "b.yaml", Line: 3, Fingerprint: "bbbbbbbbbbbbbbbb", Suppression: &rules.Suppression{Kind: "waiver", Reason: "legacy", Expires: "2099-01-01"}},
+			{RuleID: "dep-vulnerable", Title: "Vulnerable dependency", Property: "review", Severity: "critical", Category: "dependencies", Message: "lodash 4.17.20", File: "package-lock.json", Line: 12, Fingerprint: "cccccccccccccccc"},
+		},
+		Errors: []model.Error{{File: "broken.yaml", Line: 4, Message: "yaml: bad"}},
+		Rules: []rules.Meta{
+			{ID: "host-network", Title: "Host network", Description: long, Property: "network", Severity: "high", Category: "posture", Remediation: "r", Related: []rules.Resource{{Ref: "https://example.com/a"}}},
+			{ID: "dep-vulnerable", Title: "Vulnerable dependency", Description: "d", Property: "review", Severity: "critical", Category: "dependencies", Remediation: "r"},
+			{ID: "unused-info", Title: "Info", Description: "d", Property: "review", Severity: "info", Category: "posture", Remediation: "r"},
+		},
+		HelpBase: "https://example.com/docs/rules/",
+	}
+}
+
+func TestSARIFValidAndSplitByCategory(t *testing.T) {
+	var buf bytes.Buffer
+	if err := (SARIF{}).Write(&buf, sample()); err != nil {
+		t.Fatal(err)
+	}
+	if p := sarifcheck.Validate(buf.Bytes()); len(p) > 0 {
+		t.Fatalf("invalid SARIF:\n%s", strings.Join(p, "\n"))
+	}
+	var doc struct {
+		Runs []struct {
+			AutomationDetails struct{ ID string } `json:"automationDetails"`
+			Results           []struct {
+				RuleID       string `json:"ruleId"`
+				Suppressions []any  `json:"suppressions"`
+				Locations    []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string } `json:"artifactLocation"`
+						Region           struct{ StartLine int } `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Runs) != 2 || doc.Runs[0].AutomationDetails.ID != "sandbox-audit/posture/" || doc.Runs[1].AutomationDetails.ID != "sandbox-audit/deps/" {
+		t.Fatalf("runs/categories wrong: %+v", doc.Runs)
+	}
+	r0 := doc.Runs[0].Results[0]
+	if got := r0.Locations[0].PhysicalLocation.ArtifactLocation.URI; got != "deploy/my%20app/compose.yaml" {
+		t.Errorf("uri = %q", got)
+	}
+	if got := r0.Locations[0].PhysicalLocation.Region.StartLine; got != 1 {
+		t.Errorf("line 0 must become startLine 1, got %d", got)
+	}
+	if len(doc.Runs[0].Results[1].Suppressions) != 1 {
+		t.Errorf("waived finding has no suppression")
+	}
+	if len(doc.Runs[1].Results) != 1 || doc.Runs[1].Results[0].RuleID != "dep-vulnerable" {
+		t.Errorf("deps run = %+v", doc.Runs[1].Results)
+	}
+}
+
+func TestEveryFormatRenders(t *testing.T) {
+	for _, f := range Formats {
+		w, err := New(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := w.Write(&buf, sample()); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		out := buf.String()
+		if !strings.Contains(out, "broken.yaml") {
+			t.Errorf("%s: errors[] entry missing", f)
+		}
+		if f == "markdown" && !strings.Contains(out, `svc \| uses &lt;host&gt; network`) {
+			t.Errorf("markdown not escaped:\n%s", out)
+		}
+		if f == "table" && strings.Contains(out, "\x1b[") {
+			t.Errorf("table has colors with Color off")
+		}
+	}
+	if _, err := New("xml"); err == nil {
+		t.Fatal("unknown format accepted")
+	}
+}
+
+func TestSortFindings(t *testing.T) {
+	fs := []rules.Finding{{Severity: "low", File: "a"}, {Severity: "critical", File: "z"}, {Severity: "high", File: "b", Line: 2}, {Severity: "high", File: "b", Line: 1}}
+	SortFindings(fs)
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Severity+":"+f.File)
+	}
+	if strings.Join(got, ",") != "critical:z,high:b,high:b,low:a" || fs[1].Line != 1 {
+		t.Fatalf("order = %v", got)
+	}
+}
