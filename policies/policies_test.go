@@ -132,7 +132,7 @@ func TestWaivers(t *testing.T) {
 	Fingerprint(fs)
 	ws := []Waiver{
 		{Rule: "host-network", Path: "deploy/**", Reason: "staging", Expires: "2026-11-29"}, // last day: still valid
-		{Rule: "egress-unrestricted", Reason: "old", Expires: "2026-11-28"},                // expired
+		{Rule: "egress-unrestricted", Reason: "old", Expires: "2026-11-28"},                 // expired
 	}
 	expired := ApplyWaivers(fs, ws, today)
 	got := map[string]bool{}

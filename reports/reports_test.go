@@ -51,7 +51,7 @@ func TestSARIFValidAndSplitByCategory(t *testing.T) {
 				Suppressions []any  `json:"suppressions"`
 				Locations    []struct {
 					PhysicalLocation struct {
-						ArtifactLocation struct{ URI string } `json:"artifactLocation"`
+						ArtifactLocation struct{ URI string }    `json:"artifactLocation"`
 						Region           struct{ StartLine int } `json:"region"`
 					} `json:"physicalLocation"`
 				} `json:"locations"`

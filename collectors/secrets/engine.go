@@ -3,6 +3,7 @@ package secrets
 import (
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"sync"
 
@@ -45,15 +46,21 @@ type rule struct {
 	// refine validates an own rule's find and may rename it (JWT lifetime,
 	// Slack token type, a decoded Basic credential).
 	refine func(f *find) bool
-	// gate, when set, is checked before the regex runs (see gate.go).
+	// gate, when set, limits the regex to windows around keywords followed
+	// by an operator; no window, no run (see gate.go).
 	gate *gate
-	// need is a substring every match holds, checked before the regex runs.
-	need string
+	// needs are substrings every match holds, checked before the regex runs.
+	needs []string
 }
 
 // worthRunning applies the rule's cheap pre-checks.
 func (r *rule) worthRunning(text string) bool {
-	return (r.need == "" || strings.Contains(text, r.need)) && (r.gate == nil || r.gate.pass(text))
+	for _, n := range r.needs {
+		if !strings.Contains(text, n) {
+			return false
+		}
+	}
+	return true
 }
 
 // find is one candidate secret before overlaps are resolved.
@@ -110,6 +117,11 @@ func buildEngine() *engine {
 	if len(e.rules) > maxRules {
 		e.err = fmt.Errorf("load secret rules: %d rules, at most %d fit", len(e.rules), maxRules)
 		e.rules = e.rules[:maxRules]
+	}
+	for _, r := range e.rules {
+		if p, err := syntax.Parse(r.re.String(), syntax.Perl); err == nil {
+			r.needs = requiredLiterals(p)
+		}
 	}
 	index := map[string]int{}
 	for i, r := range e.rules {
@@ -190,7 +202,13 @@ func hasPrefixFold(s, kw string) bool {
 // run applies one rule to text and appends what it finds.
 func (e *engine) run(r *rule, rank int, text string, out []find) []find {
 	var line func() string
-	for _, loc := range r.re.FindAllStringSubmatchIndex(text, -1) {
+	var locs [][]int
+	if r.gate != nil {
+		locs = r.gate.findAll(r.re, text)
+	} else {
+		locs = r.re.FindAllStringSubmatchIndex(text, -1)
+	}
+	for _, loc := range locs {
 		s, end := secretSpan(r, loc, text)
 		for end > s && strings.IndexByte(r.trim, text[end-1]) >= 0 {
 			end--

@@ -21,33 +21,103 @@ type gate struct {
 	allow   [256]bool    // bytes the gap may hold
 	ops     [256]bool    // first bytes of an operator
 	maxGap  int
+
+	// Windowing: a match starts at most before bytes ahead of its keyword
+	// and, from the operator on, holds at most head bytes of the operator
+	// and quote sets (near), then bytes of the value set (value), then a
+	// terminator of at most term bytes. windowed is false when the rule's
+	// shape does not allow these bounds.
+	windowed           bool
+	before, head, term int
+	near, value        [256]bool
 }
 
-// pass reports whether text may match. Non-ASCII text always may: (?i)
-// folds K (Kelvin) to k and ſ to s, which this byte check does not.
+// span is a window [s, e) of the text.
+type span struct{ s, e int }
+
+// pass reports whether text may match.
 func (g *gate) pass(text string) bool {
+	return len(g.windows(text, nil)) > 0
+}
+
+// windows returns the disjoint parts of text that hold every match of the
+// rule: one per keyword followed by an operator, merged where they touch.
+// Non-ASCII text is one window: (?i) folds K (Kelvin) to k and ſ to s,
+// which this byte check does not.
+func (g *gate) windows(text string, out []span) []span {
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		if c >= 0x80 {
-			return true
+			return append(out[:0], span{0, len(text)})
 		}
 		for _, li := range g.byFirst[lower(c)] {
 			lit := g.lits[li]
 			if !hasPrefixFold(text[i:], lit) {
 				continue
 			}
+			op := -1
 			for j, n := i+len(lit), 0; j < len(text) && n <= g.maxGap; j, n = j+1, n+1 {
 				b := text[j]
-				if g.ops[b] || b >= 0x80 {
-					return true
+				if b >= 0x80 {
+					return append(out[:0], span{0, len(text)})
+				}
+				if g.ops[b] {
+					op = j
+					break
 				}
 				if !g.allow[b] {
 					break
 				}
 			}
+			if op < 0 {
+				continue
+			}
+			w := span{0, len(text)}
+			if g.windowed {
+				w = span{max(0, i-g.before), g.end(text, op)}
+			}
+			if n := len(out); n > 0 && w.s <= out[n-1].e {
+				out[n-1].e = max(out[n-1].e, w.e)
+			} else {
+				out = append(out, w)
+			}
 		}
 	}
-	return false
+	return out
+}
+
+// end bounds the end of a match whose operator starts at op.
+func (g *gate) end(text string, op int) int {
+	e := op
+	for n := 0; n < g.head && e < len(text) && g.near[text[e]]; n++ {
+		e++
+	}
+	for e < len(text) && g.value[text[e]] {
+		e++
+	}
+	return min(len(text), e+g.term+1)
+}
+
+// findAll is re.FindAllStringSubmatchIndex over the windows only, with
+// indexes into text. Every match lies inside one window (see gate), and a
+// window's edges are never where a match could use ^, $ or \b.
+func (g *gate) findAll(re *regexp.Regexp, text string) [][]int {
+	ws := g.windows(text, nil)
+	if len(ws) == 1 && ws[0] == (span{0, len(text)}) {
+		return re.FindAllStringSubmatchIndex(text, -1)
+	}
+	var out [][]int
+	for _, w := range ws {
+		for _, loc := range re.FindAllStringSubmatchIndex(text[w.s:w.e], -1) {
+			for k := range loc {
+				if loc[k] >= 0 {
+					loc[k] += w.s
+				}
+			}
+			out = append(out, loc)
+		}
+	}
+	return out
 }
 
 // templateGate builds the gate of a template rule, or nil when re is not
@@ -93,7 +163,112 @@ func templateGate(re *regexp.Regexp) *gate {
 	for _, b := range first {
 		g.ops[b] = true
 	}
+	g.window(p)
 	return g
+}
+
+// window sets the windowing bounds when the rule is exactly prefix,
+// keywords, gap, gap, operator, quotes, value, terminator (the template
+// gitleaks generates), and leaves windowed false otherwise.
+func (g *gate) window(p *syntax.Regexp) {
+	if len(p.Sub) != 8 || p.Sub[0].Max < 0 || p.Sub[5].Op != syntax.OpRepeat {
+		return
+	}
+	opMax, quoteMax, term := maxLen(p.Sub[4]), p.Sub[5].Max, maxLen(p.Sub[7])
+	if opMax < 0 || quoteMax < 0 || term < 0 {
+		return
+	}
+	var near, value [256]bool
+	if !byteSet(p.Sub[4], &near) || !byteSet(p.Sub[5], &near) || !byteSet(p.Sub[6], &value) {
+		return
+	}
+	for b, ok := range value {
+		near[b] = near[b] || ok
+	}
+	g.windowed, g.before, g.head, g.term = true, p.Sub[0].Max, opMax+quoteMax, term
+	g.near, g.value = near, value
+}
+
+// byteSet adds to set every byte a match of re may hold (all non-ASCII
+// bytes when it may hold a non-ASCII rune).
+func byteSet(re *syntax.Regexp, set *[256]bool) bool {
+	high := func() {
+		for b := 0x80; b < 256; b++ {
+			set[b] = true
+		}
+	}
+	switch re.Op {
+	case syntax.OpLiteral:
+		for _, r := range re.Rune {
+			if r >= 0x80 || re.Flags&syntax.FoldCase != 0 && ('a' <= r|0x20 && r|0x20 <= 'z') {
+				high() // folding reaches K and ſ
+			}
+			if r < 0x80 {
+				set[r] = true
+				if re.Flags&syntax.FoldCase != 0 && 'a' <= r|0x20 && r|0x20 <= 'z' {
+					set[r^0x20] = true
+				}
+			}
+		}
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			for r := re.Rune[i]; r <= re.Rune[i+1] && r < 0x80; r++ {
+				set[r] = true
+			}
+			if re.Rune[i+1] >= 0x80 {
+				high()
+			}
+		}
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		for b := range set {
+			set[b] = true
+		}
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+	case syntax.OpCapture, syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat, syntax.OpConcat, syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			if !byteSet(sub, set) {
+				return false
+			}
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// maxLen is the most bytes a match of re may take, -1 when unbounded.
+func maxLen(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return 4 * len(re.Rune)
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return 4
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return 0
+	case syntax.OpCapture, syntax.OpQuest:
+		return maxLen(re.Sub[0])
+	case syntax.OpRepeat:
+		if n := maxLen(re.Sub[0]); n >= 0 && re.Max >= 0 {
+			return n * re.Max
+		}
+	case syntax.OpConcat, syntax.OpAlternate:
+		total := 0
+		for _, sub := range re.Sub {
+			n := maxLen(sub)
+			if n < 0 {
+				return -1
+			}
+			if re.Op == syntax.OpConcat {
+				total += n
+			} else {
+				total = max(total, n)
+			}
+		}
+		return total
+	}
+	return -1
 }
 
 // expand lists the strings a small, finite node matches (literals, tiny
@@ -198,4 +373,32 @@ func firstBytes(re *syntax.Regexp) ([]byte, bool) {
 		return out, true
 	}
 	return nil, false
+}
+
+// requiredLiterals lists the case-sensitive literals that
+// every match of re contains, like RE2's prefilter atoms: a rule whose text
+// lacks one cannot match, and strings.Contains is far cheaper than the NFA
+// (gitleaks' jwt rule, keyword "ey", needs ".ey").
+func requiredLiterals(re *syntax.Regexp) []string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase == 0 && len(re.Rune) > 0 {
+			return []string{string(re.Rune)}
+		}
+	case syntax.OpCapture:
+		return requiredLiterals(re.Sub[0])
+	case syntax.OpPlus:
+		return requiredLiterals(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return requiredLiterals(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var out []string
+		for _, sub := range re.Sub {
+			out = append(out, requiredLiterals(sub)...)
+		}
+		return out
+	}
+	return nil
 }

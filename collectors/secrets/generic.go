@@ -130,7 +130,7 @@ func isBenign(v string) bool {
 		}
 	}
 	switch {
-	case hasScheme(v), isEmail(v), isHostname(l), isVersion(v):
+	case isURL(v), isEmail(v), isHostname(l), isVersion(v):
 		return true
 	case strings.HasPrefix(v, "~/"), strings.HasPrefix(v, "./"), strings.HasPrefix(v, "../"),
 		len(v) > 2 && v[1] == ':' && (v[2] == '\\' || v[2] == '/'):
@@ -170,14 +170,13 @@ func randomSegment(seg string) bool {
 	return up && lo || dg && (up || lo) && entropy(seg) >= 3.3
 }
 
-func hasScheme(v string) bool {
+func isURL(v string) bool {
 	i := strings.Index(v, "://")
-	if i <= 0 {
+	if i <= 0 || i > 31 || !isLetter(v[0]) {
 		return false
 	}
-	for j := 0; j < i; j++ {
-		c := lower(v[j])
-		if !('a' <= c && c <= 'z' || j > 0 && ('0' <= c && c <= '9' || c == '+' || c == '.' || c == '-')) {
+	for j := 1; j < i; j++ {
+		if !isSchemeByte(v[j]) {
 			return false
 		}
 	}

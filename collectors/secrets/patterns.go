@@ -42,8 +42,10 @@ func ownRules() []*rule {
 		mk("jwt", "unknown", tierOwn, []string{"eyj"}, `\b(eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*)`),
 		mk("basic-auth", "unknown", tierOwn, []string{"basic", `"auth"`},
 			`(?i)(?:\bbasic[ \t]+|"auth"[ \t]*:[ \t]*")([a-z0-9+/]{8,}={0,2})`),
+		// Starts at "://" so regexp skips ahead with a literal search; the
+		// scheme before it is checked by refineURL.
 		mk("url-password", "unknown", tierContext, []string{"://"},
-			`(?i)\b[a-z][a-z0-9+.-]{0,30}://([^\s:/?#@'"<>\x60]+):([^\s/?#@'"<>\x60]+)@([^\s/?#:'"<>\x60]*)`),
+			`://([^\s:/?#@'"<>\x60]+):([^\s/?#@'"<>\x60]+)@([^\s/?#:'"<>\x60]*)`),
 		mk("bearer-token", "unknown", tierContext, []string{"bearer"}, `(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{16,}=*)`),
 	}
 	for _, r := range rs {
@@ -64,11 +66,11 @@ func ownRules() []*rule {
 		case "pypi-token":
 			r.entropy = 4
 		case "jwt":
-			r.refine, r.need = refineJWT, "."
+			r.refine = refineJWT
 		case "basic-auth":
 			r.entropy, r.refine = 0, refineBasic
 		case "url-password":
-			r.entropy, r.group, r.refine, r.need = 0, 2, refineURL, "@"
+			r.entropy, r.group, r.refine = 0, 2, refineURL
 		}
 	}
 	return rs
@@ -175,9 +177,13 @@ func refineBasic(f *find) bool {
 	return true
 }
 
-// refineURL drops passwords that are references ($TOKEN, %TOKEN%) and those
-// of documentation hosts (RFC 2606 example domains).
+// refineURL wants a URL scheme before "://" ("https", "git+ssh") and drops
+// passwords that are references ($TOKEN, %TOKEN%) and those of
+// documentation hosts (RFC 2606 example domains).
 func refineURL(f *find) bool {
+	if !hasScheme(f.text[:f.loc[0]]) {
+		return false
+	}
 	pass := f.secret()
 	if pass[0] == '$' || pass[0] == '%' || IsReference(pass) {
 		return false
@@ -190,3 +196,24 @@ func refineURL(f *find) bool {
 	}
 	return !strings.HasSuffix(host, ".example") && !strings.HasSuffix(host, ".invalid")
 }
+
+// hasScheme reports whether before ends in a URL scheme: a letter, then up
+// to 30 letters, digits, "+", "." or "-", not glued to a word before it.
+func hasScheme(before string) bool {
+	i := len(before)
+	for i > 0 && len(before)-i < 31 && isSchemeByte(before[i-1]) {
+		i--
+	}
+	for i < len(before) && !isLetter(before[i]) {
+		i++ // "+git" is not a scheme; its tail may be
+	}
+	return i < len(before) && (i == 0 || !isWordByte(before[i-1]))
+}
+
+func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+
+func isSchemeByte(c byte) bool {
+	return isLetter(c) || '0' <= c && c <= '9' || c == '+' || c == '.' || c == '-'
+}
+
+func isWordByte(c byte) bool { return isLetter(c) || '0' <= c && c <= '9' || c == '_' }

@@ -3,6 +3,8 @@ package secrets
 import (
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // leaks returns the first n-byte substring of secret found in out.
@@ -105,38 +107,48 @@ func FuzzScan(f *testing.F) {
 	})
 }
 
-// FuzzGate checks that a gate never rules out a text its rule matches.
+// FuzzGate checks that a gate never loses a match: its windows find what
+// the regex finds over the whole text, at the same offsets.
 func FuzzGate(f *testing.F) {
 	fk := newFaker(11)
 	for _, c := range append(positives(fk), negatives(fk)...) {
 		f.Add(c.key + "=" + c.value)
 	}
 	f.Add("adafruit_key:  \"" + fk.s(lowerS, 32) + "\"")
-	f.Add("API \t'\"=> " + fk.hex(32))
+	f.Add("API \t'\"=> " + fk.hex(32) + "\ntoken:: = 'abc' key=" + fk.s(alnum, 20) + "\\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		checkGates(t, s)
 	})
 }
 
 func checkGates(t testing.TB, s string) {
+	t.Helper()
 	for _, r := range getEngine().rules {
-		if r.gate != nil && !r.gate.pass(s) && r.re.MatchString(s) {
-			t.Fatalf("gate of %s rejects %q which its regex matches", r.id, s)
+		if r.gate == nil {
+			continue
+		}
+		want := r.re.FindAllStringSubmatchIndex(s, -1)
+		if diff := cmp.Diff(want, r.gate.findAll(r.re, s)); diff != "" {
+			t.Fatalf("gate of %s on %q (-want +got):\n%s", r.id, s, diff)
 		}
 	}
 }
 
 func TestGates(t *testing.T) {
 	f := newFaker(12)
-	gated := 0
+	gated, windowed := 0, 0
 	for _, r := range getEngine().rules {
 		if r.gate != nil {
 			gated++
+			if r.gate.windowed {
+				windowed++
+			}
 		}
 	}
-	if gated < 50 {
-		t.Errorf("only %d rules gated", gated)
+	if gated < 50 || windowed < 50 {
+		t.Errorf("only %d rules gated, %d windowed", gated, windowed)
 	}
+	checkGates(t, cleanText+" api_key = '"+f.s(alnum, 32)+"' "+cleanText+"\nkey: "+f.s(b64, 60)+"\\n")
 	for _, c := range append(positives(f), negatives(f)...) {
 		checkGates(t, c.value)
 		checkGates(t, c.key+": '"+c.value+"'")
