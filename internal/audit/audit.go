@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/live"
 	"github.com/sandbox-audit/sandbox-audit/collectors/registry"
 	"github.com/sandbox-audit/sandbox-audit/model"
 	"github.com/sandbox-audit/sandbox-audit/policies"
@@ -20,7 +21,8 @@ import (
 
 // Options is one audit's settings, validated by the CLI.
 type Options struct {
-	Path          string // config tree to scan ("" with Live only)
+	Path          string        // config tree to scan ("" with Live only)
+	Live          *live.Options // audit the running environment too (nil: no)
 	Config        *policies.Config
 	RuleDirs      []string
 	FailOn        string // overrides the policy file when set
@@ -89,6 +91,20 @@ func (e *Engine) Run(ctx context.Context, opt Options) (*reports.Report, error) 
 		}
 		doc, errs = d, es
 		targets = append(targets, filepath.ToSlash(opt.Path))
+	}
+	if opt.Live != nil {
+		lo := *opt.Live
+		if len(lo.Targets.ExpectBlocked)+len(lo.Targets.ExpectReachable) == 0 {
+			lo.Targets = live.Targets{ExpectReachable: cfg.Probes.ExpectReachable, ExpectBlocked: cfg.Probes.ExpectBlocked}
+			if lo.Probe && len(lo.Targets.ExpectBlocked)+len(lo.Targets.ExpectReachable) == 0 {
+				lo.Targets = live.DefaultTargets()
+			}
+		}
+		l, creds, lerrs := live.Collect(ctx, lo)
+		doc.Live = l
+		doc.Credentials = append(doc.Credentials, creds...)
+		errs = append(errs, lerrs...)
+		targets = append(targets, "live:"+filepath.ToSlash(l.Root))
 	}
 	doc.Params = cfg.Params
 	if doc.Params == nil {
@@ -177,12 +193,23 @@ func counts(d *model.Document) map[string]int {
 	}
 }
 
-// liveEvidence says which properties the live audit gathered facts for.
+// liveEvidence says which checks of the live audit could read their facts:
+// a check that could not is no evidence, so its property stays unknown.
+// Review is not judged from inside: the absence of a push credential says
+// nothing about who reviews what leaves (a git proxy may push for the agent).
 func liveEvidence(d *model.Document) map[string]bool {
+	ev := map[string]bool{}
 	if d.Live == nil {
-		return map[string]bool{}
+		return ev
 	}
-	return map[string]bool{"isolation": true, "network": true, "credentials": true, "git": true}
+	unavailable := map[string]bool{}
+	for _, u := range d.Live.Unavailable {
+		unavailable[u.Check] = true
+	}
+	ev["isolation"] = d.Live.Isolation.Kind != "" && d.Live.Isolation.Kind != "unknown"
+	ev["network"] = !unavailable["network"]
+	ev["credentials"] = !unavailable["credentials"]
+	return ev
 }
 
 // ConfigFor finds the policy file: --config, else .sandbox-audit.yaml at the

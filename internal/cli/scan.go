@@ -12,6 +12,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/live"
 	"github.com/sandbox-audit/sandbox-audit/internal/audit"
 	"github.com/sandbox-audit/sandbox-audit/internal/version"
 	"github.com/sandbox-audit/sandbox-audit/reports"
@@ -32,6 +33,15 @@ type scanOptions struct {
 	baseline      string
 	writeBaseline string
 	noColor       bool
+
+	live          bool
+	root          string
+	probe         bool
+	probeTimeout  time.Duration
+	taskStarted   string
+	canary        string
+	workspace     string
+	noSocketProbe bool
 }
 
 func newScanCmd() *cobra.Command {
@@ -51,6 +61,8 @@ the four properties and the findings.
 			path := "."
 			if len(args) == 1 {
 				path = args[0]
+			} else if o.live {
+				path = "" // --live alone audits only the environment
 			}
 			return o.run(cmd, path)
 		},
@@ -67,6 +79,14 @@ the four properties and the findings.
 	f.StringVar(&o.baseline, "baseline", "", "only findings not in this baseline file fail the gate")
 	f.StringVar(&o.writeBaseline, "write-baseline", "", "write the current findings to this baseline file")
 	f.BoolVar(&o.noColor, "no-color", false, "disable colors (also NO_COLOR)")
+	f.BoolVar(&o.live, "live", false, "also audit the environment this process runs in (alone: only the environment)")
+	f.StringVar(&o.root, "root", "/", "with --live: the root filesystem to audit (a fixture root or a mounted image)")
+	f.BoolVar(&o.probe, "probe", false, "with --live: send active network probes to the policy's probe targets (default: cloud metadata endpoints and two internet hosts)")
+	f.DurationVar(&o.probeTimeout, "probe-timeout", 2*time.Second, "with --probe: bound for each probe; probes run concurrently")
+	f.StringVar(&o.taskStarted, "task-started", "", "with --live: when the agent's task began (RFC 3339); default: guessed from the process tree")
+	f.StringVar(&o.canary, "canary", "", "with --live: leave a marker with a random nonce at PATH; finding an earlier marker proves reuse")
+	f.StringVar(&o.workspace, "workspace", "", "with --live: the task's working tree (default $GITHUB_WORKSPACE, then $PWD)")
+	f.BoolVar(&o.noSocketProbe, "no-socket-probe", false, "with --live: do not send read-only requests to runtime sockets found")
 	return cmd
 }
 
@@ -77,7 +97,43 @@ func (o *scanOptions) validate() error {
 	if o.summary != "" && o.summary != "none" && !slices.Contains([]string{"table", "markdown", "md"}, o.summary) {
 		return usageError("--summary %q is not one of table, markdown, none", o.summary)
 	}
+	if !o.live {
+		for _, f := range []struct {
+			set  bool
+			name string
+		}{{o.root != "/", "--root"}, {o.probe, "--probe"}, {o.taskStarted != "", "--task-started"}, {o.canary != "", "--canary"}, {o.workspace != "", "--workspace"}, {o.noSocketProbe, "--no-socket-probe"}} {
+			if f.set {
+				return usageError("%s needs --live", f.name)
+			}
+		}
+	}
+	if o.probeTimeout <= 0 {
+		return usageError("--probe-timeout must be positive")
+	}
 	return severityFlag(o.failOn)
+}
+
+// liveOptions turns the flags into the live collector's options.
+func (o *scanOptions) liveOptions() (*live.Options, error) {
+	if !o.live {
+		return nil, nil
+	}
+	lo := &live.Options{Root: o.root, Probe: o.probe, ProbeTimeout: o.probeTimeout, Canary: o.canary, Workspace: o.workspace, SkipSocketProbe: o.noSocketProbe}
+	if o.root == "/" {
+		// The real environment: judge this process's own variables.
+		lo.Env = os.Environ()
+	}
+	if o.taskStarted != "" {
+		t, err := time.Parse(time.RFC3339, o.taskStarted)
+		if err != nil {
+			return nil, usageError("--task-started %q is not an RFC 3339 time (e.g. 2026-11-29T14:00:00Z)", o.taskStarted)
+		}
+		lo.TaskStarted = t
+	}
+	if st, err := os.Stat(o.root); err != nil || !st.IsDir() {
+		return nil, usageError("--root %s is not a readable directory", o.root)
+	}
+	return lo, nil
 }
 
 func (o *scanOptions) run(cmd *cobra.Command, path string) error {
@@ -85,8 +141,14 @@ func (o *scanOptions) run(cmd *cobra.Command, path string) error {
 		return err
 	}
 	ctx := cmd.Context()
-	if _, err := os.Stat(path); err != nil {
-		return usageError("cannot read target %s: %v", path, reason(err))
+	if path != "" {
+		if _, err := os.Stat(path); err != nil {
+			return usageError("cannot read target %s: %v", path, reason(err))
+		}
+	}
+	lo, err := o.liveOptions()
+	if err != nil {
+		return err
 	}
 	cfg, err := audit.ConfigFor(o.config, path)
 	if err != nil {
@@ -97,7 +159,7 @@ func (o *scanOptions) run(cmd *cobra.Command, path string) error {
 		return err
 	}
 	rep, err := eng.Run(ctx, audit.Options{
-		Path: path, Config: cfg, FailOn: o.failOn, Exclude: o.exclude,
+		Path: path, Live: lo, Config: cfg, FailOn: o.failOn, Exclude: o.exclude,
 		Baseline: o.baseline, WriteBaseline: o.writeBaseline,
 		Version: version.String(), Now: time.Now(), HelpBase: HelpBase,
 	})

@@ -1,0 +1,27 @@
+# METADATA
+# title: Live sandbox shares the host's PID or network namespace
+# description: |
+#   From inside the container the host's processes (kernel threads) or the
+#   host's interfaces and runtime sockets are visible: --pid=host lets the
+#   agent signal and inspect host processes, --net=host puts it on the host's
+#   network with every local service and no egress policy of the pod.
+# related_resources:
+#   - ref: https://kubernetes.io/docs/concepts/security/pod-security-standards/
+#     description: Kubernetes Pod Security Standards — host namespaces
+#   - ref: https://docs.docker.com/engine/network/drivers/host/
+#     description: Docker — host network driver
+# custom:
+#   id: live-host-namespace
+#   property: disposable
+#   severity: high
+#   remediation: Remove hostPID/hostNetwork (Kubernetes) or --pid=host/--network=host (Docker).
+package rules.live_host_namespace
+
+import data.lib.live
+import data.lib.sa
+
+deny contains f if {
+	live.in_container
+	some sign in input.live.privileges.host_namespace_signs
+	f := sa.finding(rego.metadata.chain(), input.live.privileges, sprintf("the sandbox shares a host namespace: %s", [sign]))
+}
