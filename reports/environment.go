@@ -145,7 +145,7 @@ func environmentRows(l *model.Live) [][]string {
 	r := l.Reuse
 	var re []string
 	if r.EnvAgeAtTaskSeconds > 0 {
-		re = append(re, fmt.Sprintf("environment %s older than the task (%s)", (time.Duration(r.EnvAgeAtTaskSeconds) * time.Second).String(), r.TaskSource))
+		re = append(re, fmt.Sprintf("environment %s older than the task (%s)", (time.Duration(r.EnvAgeAtTaskSeconds)*time.Second).String(), r.TaskSource))
 	}
 	if len(r.History) > 0 {
 		re = append(re, fmt.Sprintf("%d history file(s)", len(r.History)))
