@@ -89,7 +89,10 @@ type engine struct {
 	kw      []string
 	kwRules [][]int
 	byFirst [256][]int // keyword indexes by lower-cased first byte
-	err     error      // why gitleaks' rules are missing, if they are
+	// pairs[c1] has bit c2 set when a keyword starts with c1 c2 (or is
+	// the single byte c1): most text positions fail this one test.
+	pairs [256][4]uint64
+	err   error // why gitleaks' rules are missing, if they are
 }
 
 var (
@@ -145,6 +148,11 @@ func buildEngine() *engine {
 				e.kw = append(e.kw, k)
 				e.kwRules = append(e.kwRules, nil)
 				e.byFirst[k[0]] = append(e.byFirst[k[0]], ki)
+				if len(k) == 1 {
+					e.pairs[k[0]] = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+				} else {
+					e.pairs[k[0]][k[1]>>6] |= 1 << (k[1] & 63)
+				}
 			}
 			e.kwRules[ki] = append(e.kwRules[ki], i)
 		}
@@ -163,8 +171,14 @@ func (e *engine) prefilter(text string, hit *[maxRules / 64]uint64) bool {
 	}
 	var seen [maxKeywords / 64]uint64
 	for i := 0; i < len(text); i++ {
-		cands := e.byFirst[lower(text[i])]
-		for _, k := range cands {
+		c1, c2 := lower(text[i]), byte(0)
+		if i+1 < len(text) {
+			c2 = lower(text[i+1])
+		}
+		if e.pairs[c1][c2>>6]&(1<<(c2&63)) == 0 {
+			continue
+		}
+		for _, k := range e.byFirst[c1] {
 			if seen[k/64]&(1<<(k%64)) != 0 || !hasPrefixFold(text[i:], e.kw[k]) {
 				continue
 			}
@@ -240,59 +254,4 @@ func (e *engine) run(r *rule, rank int, text string, out []find) []find {
 		out = append(out, f)
 	}
 	return out
-}
-
-// covered reports whether an earlier find of the same or a better tier
-// already spans [s, e): resolve would fold this one into it unchanged, so
-// its allowlists (gitleaks' cost the most) need not run.
-func covered(finds []find, s, e, tier int) bool {
-	for i := range finds {
-		if f := &finds[i]; f.tier <= tier && f.start <= s && e <= f.end {
-			return true
-		}
-	}
-	return false
-}
-
-// secretSpan picks the secret inside a match: the rule's secret group, or
-// gitleaks' default (first non-empty group). A named group is a label
-// (jwt-base64 names the JOSE header it saw), not the secret, so the whole
-// match is used then.
-func secretSpan(r *rule, loc []int, text string) (int, int) {
-	s, e := loc[0], loc[1]
-	switch {
-	case r.group > 0:
-		if 2*r.group+1 >= len(loc) || loc[2*r.group] < 0 {
-			return 0, 0
-		}
-		s, e = loc[2*r.group], loc[2*r.group+1]
-	case len(loc) > 2:
-		names := r.re.SubexpNames()
-		for g := 1; 2*g+1 < len(loc); g++ {
-			if loc[2*g] >= 0 && loc[2*g+1] > loc[2*g] {
-				if names[g] == "" {
-					s, e = loc[2*g], loc[2*g+1]
-				}
-				break
-			}
-		}
-	}
-	// gitleaks trims newlines a match may run into.
-	for s < e && text[s] == '\n' {
-		s++
-	}
-	for e > s && text[e-1] == '\n' {
-		e--
-	}
-	return s, e
-}
-
-// lineAround returns the whole lines spanned by text[s:e].
-func lineAround(text string, s, e int) string {
-	ls := strings.LastIndexByte(text[:s], '\n') + 1
-	le := strings.IndexByte(text[e:], '\n')
-	if le < 0 {
-		return text[ls:]
-	}
-	return text[ls : e+le]
 }

@@ -46,9 +46,15 @@ var keyQualifiers = map[string]bool{
 // SensitiveName reports whether a variable or key name suggests a credential:
 // one of its words (split at _ - . and camelCase) is a credential word, and
 // its last word does not make it metadata about one (TOKEN_URL, PASSWORD_FILE,
-// api_key_env). PWD alone is the shell's working directory.
+// api_key_env). PWD alone is the shell's working directory; an access key
+// (AWS_ACCESS_KEY_ID) is always sensitive.
 func SensitiveName(name string) bool {
 	ws := nameWords(name)
+	for i := 0; i+1 < len(ws); i++ {
+		if ws[i] == "access" && ws[i+1] == "key" {
+			return true // AWS_ACCESS_KEY_ID names half of a key pair
+		}
+	}
 	if len(ws) == 0 || metaWords[ws[len(ws)-1]] {
 		return false
 	}

@@ -3,6 +3,7 @@ package secrets
 import (
 	"math"
 	"sort"
+	"strings"
 )
 
 // minScanLen is the shortest text worth scanning: no rule reports a secret
@@ -141,4 +142,59 @@ func entropy(s string) float64 {
 		h -= p * math.Log2(p)
 	}
 	return h
+}
+
+// covered reports whether an earlier find of the same or a better tier
+// already spans [s, e): resolve would fold this one into it unchanged, so
+// its allowlists (gitleaks' cost the most) need not run.
+func covered(finds []find, s, e, tier int) bool {
+	for i := range finds {
+		if f := &finds[i]; f.tier <= tier && f.start <= s && e <= f.end {
+			return true
+		}
+	}
+	return false
+}
+
+// secretSpan picks the secret inside a match: the rule's secret group, or
+// gitleaks' default (first non-empty group). A named group is a label
+// (jwt-base64 names the JOSE header it saw), not the secret, so the whole
+// match is used then.
+func secretSpan(r *rule, loc []int, text string) (int, int) {
+	s, e := loc[0], loc[1]
+	switch {
+	case r.group > 0:
+		if 2*r.group+1 >= len(loc) || loc[2*r.group] < 0 {
+			return 0, 0
+		}
+		s, e = loc[2*r.group], loc[2*r.group+1]
+	case len(loc) > 2:
+		names := r.re.SubexpNames()
+		for g := 1; 2*g+1 < len(loc); g++ {
+			if loc[2*g] >= 0 && loc[2*g+1] > loc[2*g] {
+				if names[g] == "" {
+					s, e = loc[2*g], loc[2*g+1]
+				}
+				break
+			}
+		}
+	}
+	// gitleaks trims newlines a match may run into.
+	for s < e && text[s] == '\n' {
+		s++
+	}
+	for e > s && text[e-1] == '\n' {
+		e--
+	}
+	return s, e
+}
+
+// lineAround returns the whole lines spanned by text[s:e].
+func lineAround(text string, s, e int) string {
+	ls := strings.LastIndexByte(text[:s], '\n') + 1
+	le := strings.IndexByte(text[e:], '\n')
+	if le < 0 {
+		return text[ls:]
+	}
+	return text[ls : e+le]
 }

@@ -240,10 +240,10 @@ func TestSensitiveName(t *testing.T) {
 		"X-API-Key": true, "OPENAI_API_KEY": true, "clientSecret": true, "Authorization": true,
 		"AWS_SECRET_ACCESS_KEY": true, "SSH_PRIVATE_KEY": true, "experimental_bearer_token": true,
 		"GITHUBTOKEN": true, "SECRET_KEY_BASE": true, "COOKIE": true, "LICENSE_KEY": true,
-		"AUTH": true, "REGISTRY_CREDENTIALS": true,
+		"AUTH": true, "REGISTRY_CREDENTIALS": true, "AWS_ACCESS_KEY_ID": true,
 		"NODE_ENV": false, "PATH": false, "PWD": false, "AUTHOR": false, "TOKENIZER_PATH": false,
 		"GITHUB_TOKEN_PATH": false, "TOKEN_URL": false, "apiKeyHelper": false, "PASSWORD_FILE": false,
-		"AWS_ACCESS_KEY_ID": false, "bearer_token_env_var": false, "env_key": false, "PRIMARY_KEY": false,
+		"bearer_token_env_var": false, "env_key": false, "PRIMARY_KEY": false,
 		"KEYBOARD_LAYOUT": false, "AUTH_TYPE": false, "SECRET_NAME": false, "": false,
 	}
 	for name, want := range cases {

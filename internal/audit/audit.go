@@ -74,23 +74,61 @@ func NewEngine(ctx context.Context, dirs []string, cfg *policies.Config) (*Engin
 	return &Engine{Set: set, Rules: eng, Scorer: sc}, nil
 }
 
-// Run audits opt.Path with the engine.
+// Collected is what the collectors found, before any rule ran.
+type Collected struct {
+	Doc     *model.Document
+	Errors  []model.Error
+	Targets []string
+}
+
+// Audit runs one audit. The rules compile while the collectors read the
+// target: on two cores that hides most of the compile from a CLI run.
+func Audit(ctx context.Context, opt Options) (*reports.Report, error) {
+	type built struct {
+		e   *Engine
+		err error
+	}
+	ch := make(chan built, 1)
+	go func() {
+		e, err := NewEngine(ctx, opt.RuleDirs, opt.Config)
+		ch <- built{e, err}
+	}()
+	col, cerr := Collect(ctx, opt)
+	b := <-ch
+	if b.err != nil {
+		return nil, b.err
+	}
+	if cerr != nil {
+		return nil, cerr
+	}
+	return b.e.Judge(ctx, col, opt)
+}
+
+// Run audits opt.Path with the engine (collect, then judge).
 func (e *Engine) Run(ctx context.Context, opt Options) (*reports.Report, error) {
+	col, err := Collect(ctx, opt)
+	if err != nil {
+		return nil, err
+	}
+	return e.Judge(ctx, col, opt)
+}
+
+// Collect runs the config collectors on opt.Path and the live collectors
+// when asked.
+func Collect(ctx context.Context, opt Options) (*Collected, error) {
 	cfg := opt.Config
 	if cfg == nil {
 		cfg = &policies.Config{Version: 1}
 	}
-	doc := &model.Document{}
-	var errs []model.Error
-	targets := []string{}
+	c := &Collected{Doc: &model.Document{}, Targets: []string{}}
 	if opt.Path != "" {
 		exclude := append(append([]string{}, cfg.Exclude...), opt.Exclude...)
 		d, es, err := collectors.Scan(ctx, opt.Path, collectors.Options{Exclude: exclude, Collectors: registry.All()})
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrUsage, err)
 		}
-		doc, errs = d, es
-		targets = append(targets, filepath.ToSlash(opt.Path))
+		c.Doc, c.Errors = d, es
+		c.Targets = append(c.Targets, filepath.ToSlash(opt.Path))
 	}
 	if opt.Live != nil {
 		lo := *opt.Live
@@ -101,11 +139,21 @@ func (e *Engine) Run(ctx context.Context, opt Options) (*reports.Report, error) 
 			}
 		}
 		l, creds, lerrs := live.Collect(ctx, lo)
-		doc.Live = l
-		doc.Credentials = append(doc.Credentials, creds...)
-		errs = append(errs, lerrs...)
-		targets = append(targets, "live:"+filepath.ToSlash(l.Root))
+		c.Doc.Live = l
+		c.Doc.Credentials = append(c.Doc.Credentials, creds...)
+		c.Errors = append(c.Errors, lerrs...)
+		c.Targets = append(c.Targets, "live:"+filepath.ToSlash(l.Root))
 	}
+	return c, nil
+}
+
+// Judge evaluates the rules and the scoring policy over collected facts.
+func (e *Engine) Judge(ctx context.Context, c *Collected, opt Options) (*reports.Report, error) {
+	cfg := opt.Config
+	if cfg == nil {
+		cfg = &policies.Config{Version: 1}
+	}
+	doc, errs, targets := c.Doc, c.Errors, c.Targets
 	doc.Params = cfg.Params
 	if doc.Params == nil {
 		doc.Params = map[string]any{}

@@ -154,12 +154,8 @@ func (o *scanOptions) run(cmd *cobra.Command, path string) error {
 	if err != nil {
 		return err
 	}
-	eng, err := audit.NewEngine(ctx, o.ruleDirs, cfg)
-	if err != nil {
-		return err
-	}
-	rep, err := eng.Run(ctx, audit.Options{
-		Path: path, Live: lo, Config: cfg, FailOn: o.failOn, Exclude: o.exclude,
+	rep, err := audit.Audit(ctx, audit.Options{
+		Path: path, Live: lo, Config: cfg, RuleDirs: o.ruleDirs, FailOn: o.failOn, Exclude: o.exclude,
 		Baseline: o.baseline, WriteBaseline: o.writeBaseline,
 		Version: version.String(), Now: time.Now(), HelpBase: HelpBase,
 	})

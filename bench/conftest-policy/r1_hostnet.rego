@@ -1,0 +1,7 @@
+package r1_hostnet
+
+deny contains msg if {
+	some s in input.services
+	s.network_mode == "host"
+	msg := "hostnet (1)"
+}

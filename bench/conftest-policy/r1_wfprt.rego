@@ -1,0 +1,6 @@
+package r1_wfprt
+
+deny contains msg if {
+	input.on[_] == "pull_request_target"
+	msg := "wfprt (1)"
+}

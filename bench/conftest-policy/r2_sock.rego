@@ -1,0 +1,8 @@
+package r2_sock
+
+deny contains msg if {
+	some s in input.services
+	some v in s.volumes
+	contains(v, "docker.sock")
+	msg := "sock (2)"
+}

@@ -1,0 +1,7 @@
+package r3_k8shostpath
+
+deny contains msg if {
+	some v in input.spec.volumes
+	endswith(v.hostPath.path, ".sock")
+	msg := "k8shostpath (3)"
+}

@@ -1,0 +1,8 @@
+package r4_sock
+
+deny contains msg if {
+	some s in input.services
+	some v in s.volumes
+	contains(v, "docker.sock")
+	msg := "sock (4)"
+}

@@ -1,0 +1,6 @@
+package r5_wfwrite
+
+deny contains msg if {
+	input.permissions == "write-all"
+	msg := "wfwrite (5)"
+}
