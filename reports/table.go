@@ -112,13 +112,16 @@ func gateLine(r *Report) string {
 	return "FAILED — " + strings.Join(r.Gate.Reasons, "; ")
 }
 
-// RenderTable renders rows under a header, wrapping long cells.
+// RenderTable renders rows under a header. The last column takes the long
+// text (messages, results) and wraps at 80 characters; the others stay whole.
 func RenderTable(w io.Writer, header []string, rows [][]string) error {
 	t := tablewriter.NewTable(w,
 		tablewriter.WithRowAutoWrap(tw.WrapNormal),
 		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithMaxWidth(160),
 	)
+	t.Configure(func(cfg *tablewriter.Config) {
+		cfg.Row.ColMaxWidths.PerColumn = tw.NewMapper[int, int]().Set(len(header)-1, 80)
+	})
 	t.Header(header)
 	if err := t.Bulk(rows); err != nil {
 		return fmt.Errorf("render table: %w", err)
