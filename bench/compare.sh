@@ -13,7 +13,7 @@ mkdir -p "$OUT"
 export PATH="$(go env GOPATH)/bin:$PATH"
 
 TRIVY_VERSION=v0.74.0
-CONFTEST_VERSION=v0.63.0
+CONFTEST_VERSION=v0.71.1
 
 command -v hyperfine >/dev/null || { apt-get update -qq && apt-get install -y -qq hyperfine; }
 [ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time; }
@@ -23,17 +23,15 @@ command -v conftest >/dev/null || go install github.com/open-policy-agent/confte
 
 go build -o "$OUT/sandbox-audit" ./cmd/sandbox-audit
 rm -rf "$OUT/corpus" && go run ./bench/gencorpus "$OUT/corpus" "$N"
-find "$OUT/corpus" -type f > "$OUT/files.txt"
-# conftest parses by extension; JSONC devcontainer files and extension-less
-# Dockerfiles need its parser flag, so it gets the files it can parse.
-grep -E '\.(ya?ml|json|toml)$' "$OUT/files.txt" | grep -v devcontainer > "$OUT/conftest-files.txt"
 rules=$(ls bench/conftest-policy/*.rego | wc -l)
 
 SA="$OUT/sandbox-audit scan --fail-on none -f json -o $OUT/sa.json $OUT/corpus"
 TRIVY="trivy config --quiet --skip-check-update --cache-dir $OUT/trivy-cache -f json -o $OUT/trivy.json $OUT/corpus"
-CONFTEST="conftest test --no-color --all-namespaces -o json -p bench/conftest-policy $(tr '\n' ' ' < "$OUT/conftest-files.txt")"
+# conftest walks the directory and parses by file name; JSONC devcontainer
+# files are not JSON to it, so they are left out.
+CONFTEST="conftest test --no-color --all-namespaces -o json --ignore=devcontainer -p bench/conftest-policy $OUT/corpus"
 
-echo "corpus: $N files; sandbox-audit $($OUT/sandbox-audit version); $(trivy --version | head -1); conftest $CONFTEST_VERSION with $rules rules"
+echo "corpus: $N files; $($OUT/sandbox-audit version) with $($OUT/sandbox-audit rules list -f json | grep -c '"id"') rules; trivy $TRIVY_VERSION (embedded checks); conftest $CONFTEST_VERSION with $rules rules"
 hyperfine --warmup 1 --runs "${RUNS:-5}" -i --export-json "$OUT/hyperfine.json" \
   -n sandbox-audit "$SA" -n "trivy config" "$TRIVY" -n conftest "$CONFTEST"
 

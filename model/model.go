@@ -42,9 +42,13 @@ type Document struct {
 	Credentials     []Credential    `json:"credentials"`
 	Live            *Live           `json:"live,omitempty"`
 	Deps            *Deps           `json:"deps,omitempty"`
-	Params          map[string]any  `json:"params"`
-	Policy          *Policy         `json:"policy,omitempty"`
-	Raw             []RawDoc        `json:"raw,omitempty"`
+	// AgentGroups lists, per Agent.Group, the indices in Agents of the
+	// settings files that merge together: one project's files plus the
+	// tool's user and managed files.
+	AgentGroups map[string][]int `json:"agent_groups"`
+	Params      map[string]any   `json:"params"`
+	Policy      *Policy          `json:"policy,omitempty"`
+	Raw         []RawDoc         `json:"raw,omitempty"`
 
 	// RuntimeClasses are Kubernetes RuntimeClass objects: the kubernetes
 	// collector's Link resolves a runtimeClassName declared in another file.
@@ -242,7 +246,13 @@ type ServiceAccount struct {
 
 // Agent is one coding agent's settings (one per file, and one per Codex profile).
 type Agent struct {
-	Tool    string `json:"tool"`    // claude-code | codex | gemini | cursor | copilot
+	Tool string `json:"tool"` // claude-code | codex | gemini | cursor | copilot
+	// Project is the directory whose settings merge with this file's (the
+	// parent of .claude/, .codex/…); "*" for user and managed files, which
+	// apply to every project. Group is tool|project: the key of
+	// Document.AgentGroups. Both are set by the scan, not by collectors.
+	Project string `json:"project"`
+	Group   string `json:"group"`
 	Scope   string `json:"scope"`   // project | local | user | managed
 	Profile string `json:"profile"` // Codex profile name, "" for top level
 	Loc

@@ -40,8 +40,7 @@ else := "bypass"
 _bypass_disabled(a) if a.bypass_disabled.value == true
 
 _bypass_disabled(a) if {
-	some m in agent.agents
-	m.tool == a.tool
+	some m in agent.peers(a)
 	m.scope == "managed"
 	m.bypass_disabled.value == true
 }

@@ -29,6 +29,6 @@ deny contains f if {
 	some a in agent.agents
 	a.tool == "claude-code"
 	a.scope in scopes
-	not agent.sets("claude-code", "sandbox_enabled")
+	not agent.sets(a, "sandbox_enabled")
 	f := sa.finding(rego.metadata.chain(), a, sprintf("%s does not set sandbox.enabled and no other Claude Code settings file does: the Bash sandbox stays off", [agent.label(a)]))
 }

@@ -37,16 +37,16 @@ targets := {
 deny contains f if {
 	some a in agent.agents
 	a.tool == "claude-code"
-	not _sandbox_on
+	not _sandbox_on(a)
 	loc := _trigger(a)
-	open := [name | some name, paths in targets; not _covered(paths)]
+	open := [name | some name, paths in targets; not _covered(a, paths)]
 	count(open) > 0
 	f := sa.finding(rego.metadata.chain(), loc, sprintf("%s %s and no deny or ask rule covers %s: the agent can read these credentials", [agent.label(a), _how(loc), concat(", ", open)]))
 }
 
 # A helper rule because OPA evaluates a call inside `not` before negating:
 # `not f(x).value == v` is undefined, not true, when f(x) is undefined.
-_sandbox_on if agent.effective("claude-code", "sandbox_enabled").value == true
+_sandbox_on(a) if agent.effective(a, "sandbox_enabled").value == true
 
 _trigger(a) := a.approval_mode if {
 	a.approval_mode.value in {"bypass", "auto"}
@@ -64,10 +64,9 @@ _how(loc) := sprintf("approves reads automatically (approval mode %s)", [loc.val
 
 else := sprintf("allows %q", [loc.value])
 
-_covered(paths) if {
-	some a in agent.agents
-	a.tool == "claude-code"
-	some r in array.concat(object.get(a, "deny", []), object.get(a, "ask", []))
+_covered(a, paths) if {
+	some b in agent.peers(a)
+	some r in array.concat(object.get(b, "deny", []), object.get(b, "ask", []))
 	is_string(r.value)
 	some p in paths
 	agent.reads(r.value, p)

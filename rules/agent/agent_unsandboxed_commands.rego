@@ -27,12 +27,16 @@ import data.lib.sa
 # Claude Code: sandbox on, escape hatch not explicitly closed. The finding
 # points at the escape-hatch setting when a file sets it, else at the line
 # that enables the sandbox.
+# Reported once per project: at the settings file whose sandbox.enabled wins.
 deny contains f if {
-	on := agent.effective("claude-code", "sandbox_enabled")
+	some a in agent.agents
+	a.tool == "claude-code"
+	on := agent.effective(a, "sandbox_enabled")
 	on.value == true
-	not _hatch_closed
-	loc := _hatch_loc(on)
-	f := sa.finding(rego.metadata.chain(), loc, sprintf("Claude Code's Bash sandbox is on but allowUnsandboxedCommands is %s: a command that fails in the sandbox can be rerun outside it", [_hatch_state]))
+	on == a.sandbox_enabled
+	not _hatch_closed(a)
+	loc := _hatch_loc(a, on)
+	f := sa.finding(rego.metadata.chain(), loc, sprintf("Claude Code's Bash sandbox is on but allowUnsandboxedCommands is %s: a command that fails in the sandbox can be rerun outside it", [_hatch_state(a)]))
 }
 
 # Other tools that state an escape hatch explicitly.
@@ -52,19 +56,19 @@ deny contains f if {
 	f := sa.finding(rego.metadata.chain(), c, sprintf("%s runs %q outside the sandbox (excluded command)", [agent.label(a), c.value]))
 }
 
-_hatch_closed if agent.effective("claude-code", "allow_unsandboxed").value == false
+_hatch_closed(a) if agent.effective(a, "allow_unsandboxed").value == false
 
-_hatch_loc(on) := loc if {
-	loc := agent.effective("claude-code", "allow_unsandboxed")
+_hatch_loc(a, on) := loc if {
+	loc := agent.effective(a, "allow_unsandboxed")
 } else := on
 
-_hatch_state := "true" if agent.effective("claude-code", "allow_unsandboxed").value == true
+_hatch_state(a) := "true" if agent.effective(a, "allow_unsandboxed").value == true
 
 else := "not set (default true)"
 
 _sandbox_on(a) if {
 	a.tool == "claude-code"
-	agent.effective("claude-code", "sandbox_enabled").value == true
+	agent.effective(a, "sandbox_enabled").value == true
 }
 
 _sandbox_on(a) if {

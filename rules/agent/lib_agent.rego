@@ -23,26 +23,35 @@ agents := object.get(input, "agents", [])
 # managed > local > project > user (command-line flags are not in files).
 scope_rank := {"managed": 4, "local": 3, "project": 2, "user": 1}
 
-# effective(tool, key) is the fact for key from the highest-precedence settings
-# file of tool that sets it; undefined when no file sets it.
-effective(tool, key) := fact if {
+# peers(a) are the settings files that merge with a's: the same tool in the
+# same project (files under one directory's .claude/, .codex/…), plus the
+# user and managed files of that tool, which apply to every project. The
+# collectors index them in input.agent_groups, so a scan of many repositories
+# neither merges one repository's settings into another's nor pays a
+# quadratic join; without the index (hand-written inputs) every file of the
+# tool counts.
+peers(a) := [agents[i] | some i in input.agent_groups[a.group]] if input.agent_groups[a.group]
+
+else := [b | some b in agents; object.get(b, "tool", "") == object.get(a, "tool", "")]
+
+# effective(a, key) is the fact for key from the highest-precedence settings
+# file among a's peers that sets it; undefined when none does.
+effective(a, key) := fact if {
 	facts := [[r, f] |
-		some a in agents
-		object.get(a, "tool", "") == tool
-		f := a[key]
+		some b in peers(a)
+		f := b[key]
 		is_object(f)
-		r := object.get(scope_rank, object.get(a, "scope", ""), 0)
+		r := object.get(scope_rank, object.get(b, "scope", ""), 0)
 	]
 	count(facts) > 0
 	top := max([x[0] | some x in facts])
 	fact := [x[1] | some x in facts; x[0] == top][0]
 }
 
-# sets(tool, key) holds when any settings file of tool sets key.
-sets(tool, key) if {
-	some a in agents
-	object.get(a, "tool", "") == tool
-	is_object(a[key])
+# sets(a, key) holds when any of a's peers sets key.
+sets(a, key) if {
+	some b in peers(a)
+	is_object(b[key])
 }
 
 # setting(a, key) is the fact a sets for key; a Codex profile that does not set
@@ -134,13 +143,12 @@ matches(rule, action) if {
 	glob.match(_mcp_glob(rule), null, action)
 }
 
-# held_back(tool, action): some deny or ask rule in any settings file of tool
-# covers the action. Claude Code merges permission lists across files and
-# checks deny, then ask, before allow, so either keeps a person in the loop.
-held_back(tool, action) if {
-	some a in agents
-	object.get(a, "tool", "") == tool
-	some r in array.concat(object.get(a, "deny", []), object.get(a, "ask", []))
+# held_back(a, action): some deny or ask rule in a's peers covers the action.
+# Claude Code merges permission lists across files and checks deny, then ask,
+# before allow, so either keeps a person in the loop.
+held_back(a, action) if {
+	some b in peers(a)
+	some r in array.concat(object.get(b, "deny", []), object.get(b, "ask", []))
 	is_string(r.value)
 	matches(r.value, action)
 }
@@ -155,7 +163,7 @@ held_back(tool, action) if {
 #   rule grants a whole server whose name says GitHub (mcp__github).
 granted(a, rule, commands, literals, tools) := {x |
 	some x in ((_cmd_hits(rule, commands) | _lit_hits(rule, literals)) | _mcp_hits(rule, tools))
-	not held_back(object.get(a, "tool", ""), x)
+	not held_back(a, x)
 }
 
 _cmd_hits(rule, commands) := {c | some c in commands; matches(rule, c)}

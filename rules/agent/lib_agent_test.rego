@@ -32,7 +32,7 @@ test_read_rules if {
 }
 
 test_effective_takes_highest_scope if {
-	f := agent.effective("claude-code", "sandbox_enabled") with input as {"agents": [
+	f := agent.effective({"tool": "claude-code"}, "sandbox_enabled") with input as {"agents": [
 		{"tool": "claude-code", "scope": "user", "sandbox_enabled": {"value": true, "file": "u", "line": 1}},
 		{"tool": "claude-code", "scope": "managed", "sandbox_enabled": {"value": false, "file": "m", "line": 2}},
 		{"tool": "claude-code", "scope": "project"},
@@ -41,7 +41,7 @@ test_effective_takes_highest_scope if {
 }
 
 test_effective_undefined_when_unset if {
-	not agent.effective("claude-code", "sandbox_enabled") with input as {"agents": [{"tool": "claude-code", "scope": "project"}]}
+	not agent.effective({"tool": "claude-code"}, "sandbox_enabled") with input as {"agents": [{"tool": "claude-code", "scope": "project"}]}
 }
 
 test_label if {

@@ -1,0 +1,120 @@
+package collectors_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/registry"
+)
+
+func write(t *testing.T, root, rel, body string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMalformedFilesDoNotStopTheScan: every bad file becomes an errors[]
+// entry naming it, and the good files are still audited.
+func TestMalformedFilesDoNotStopTheScan(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	write(t, root, "good/compose.yaml", "services:\n  app:\n    image: x:1\n    privileged: true\n")
+	write(t, root, "bad-json/.mcp.json", `{"mcpServers": {"a": `)
+	write(t, root, "bad-yaml/compose.yaml", "services:\n  app: [\n")
+	write(t, root, "bad-toml/.codex/config.toml", "sandbox_mode = \n")
+	write(t, root, "junk/Dockerfile", "\x00\x01\x02\xff\xfe binary junk")
+	write(t, root, "bomb/k8s.yaml", "a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]\napiVersion: v1\nkind: Pod\n")
+	// a 50 MB "compose file" (sparse)
+	big := filepath.Join(root, "big", "docker-compose.yml")
+	if err := os.MkdirAll(filepath.Dir(big), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(50 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	// a symlink loop and a symlink out of the root, both with config names
+	if err := os.MkdirAll(filepath.Join(root, "links"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("compose.yaml", filepath.Join(root, "links", "docker-compose.yml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("docker-compose.yml", filepath.Join(root, "links", "compose.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, outside, ".mcp.json", `{"mcpServers": {}}`)
+	if err := os.Symlink(filepath.Join(outside, ".mcp.json"), filepath.Join(root, "links", ".mcp.json")); err != nil {
+		t.Fatal(err)
+	}
+	// a directory loop through a symlink must not be walked
+	if err := os.Symlink("..", filepath.Join(root, "links", "up")); err != nil {
+		t.Fatal(err)
+	}
+
+	doc, errs, err := collectors.Scan(context.Background(), root, collectors.Options{Collectors: registry.All()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byFile := map[string]string{}
+	for _, e := range errs {
+		byFile[e.File] = e.Message
+	}
+	want := map[string]string{
+		"bad-json/.mcp.json":          "",
+		"bad-yaml/compose.yaml":       "",
+		"bad-toml/.codex/config.toml": "",
+		"junk/Dockerfile":             "",
+		"bomb/k8s.yaml":               "",
+		"big/docker-compose.yml":      "over the",
+		"links/docker-compose.yml":    "symlink not followed",
+		"links/compose.yaml":          "symlink not followed",
+		"links/.mcp.json":             "outside the scanned root",
+	}
+	for file, frag := range want {
+		msg, ok := byFile[file]
+		if !ok {
+			t.Errorf("no errors[] entry for %s (have %v)", file, byFile)
+			continue
+		}
+		if !strings.Contains(msg, frag) {
+			t.Errorf("%s: %q does not contain %q", file, msg, frag)
+		}
+	}
+	if len(doc.Workloads) != 1 || doc.Workloads[0].File != "good/compose.yaml" {
+		t.Fatalf("the good file was not audited: %+v", doc.Workloads)
+	}
+}
+
+func TestExcludeGlobs(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "fixtures/a/compose.yaml", "services:\n  a:\n    image: x\n")
+	write(t, root, "deploy/compose.yaml", "services:\n  b:\n    image: x\n")
+	write(t, root, "node_modules/pkg/compose.yaml", "services:\n  c:\n    image: x\n")
+	doc, _, err := collectors.Scan(context.Background(), root, collectors.Options{Collectors: registry.All(), Exclude: []string{"fixtures/**"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Workloads) != 1 || doc.Workloads[0].File != "deploy/compose.yaml" {
+		t.Fatalf("workloads = %+v", doc.Workloads)
+	}
+}
+
+func TestUnreadableRoot(t *testing.T) {
+	if _, _, err := collectors.Scan(context.Background(), filepath.Join(t.TempDir(), "nope"), collectors.Options{Collectors: registry.All()}); err == nil {
+		t.Fatal("missing root accepted")
+	}
+}
