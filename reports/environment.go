@@ -188,8 +188,25 @@ func firstN(s []string, n int) []string {
 	return append(append([]string{}, s[:n]...), fmt.Sprintf("… %d more", len(s)-n))
 }
 
-// depsSummary is a one-line account of the dependency change.
+// depsSummary is a one-line account of the dependency change, saying
+// plainly when vulnerabilities were not matched.
 func depsSummary(d *model.Deps) string {
-	_ = d
-	return ""
+	if d == nil {
+		return ""
+	}
+	n := map[string]int{}
+	vuln := 0
+	for _, p := range d.Packages {
+		n[p.Change]++
+		if len(p.Vulnerabilities) > 0 {
+			vuln++
+		}
+	}
+	s := fmt.Sprintf("%d changed file(s); %d added, %d upgraded, %d downgraded, %d removed", len(d.ChangedFiles), n["added"], n["upgraded"], n["downgraded"], n["removed"])
+	if d.VulnMatched {
+		s += fmt.Sprintf("; %d vulnerable", vuln)
+	} else {
+		s += "; vulnerabilities NOT matched (" + d.DBStatus + ")"
+	}
+	return s
 }

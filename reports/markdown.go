@@ -17,11 +17,18 @@ var statusIcon = map[string]string{"pass": "✅ pass", "fail": "❌ fail", "unkn
 // Write implements Writer.
 func (Markdown) Write(w io.Writer, r *Report) error {
 	ew := &errWriter{w: w}
-	fmt.Fprintf(ew, "## sandbox-audit: %s\n\n", strings.ToUpper(r.Verdict))
-	fmt.Fprintf(ew, "%s\n\n", verdictLine(r, false))
-	fmt.Fprintf(ew, "| Property | Status | Score | Findings |\n|---|---|---|---|\n")
-	for _, p := range r.Properties.Each() {
-		fmt.Fprintf(ew, "| %s | %s | %s | %d |\n", p.Name, statusIcon[p.Status], scoreText(p), p.Findings)
+	if r.DepsOnly {
+		fmt.Fprintf(ew, "## sandbox-audit: dependency change\n\n%s\n", depsSummary(r.Dependencies))
+	} else {
+		fmt.Fprintf(ew, "## sandbox-audit: %s\n\n", strings.ToUpper(r.Verdict))
+		fmt.Fprintf(ew, "%s\n\n", verdictLine(r, false))
+		fmt.Fprintf(ew, "| Property | Status | Score | Findings |\n|---|---|---|---|\n")
+		for _, p := range r.Properties.Each() {
+			fmt.Fprintf(ew, "| %s | %s | %s | %d |\n", p.Name, statusIcon[p.Status], scoreText(p), p.Findings)
+		}
+		if s := depsSummary(r.Dependencies); s != "" {
+			fmt.Fprintf(ew, "\n**Dependencies:** %s\n", mdEscape(s))
+		}
 	}
 	gate := "✅ passed"
 	if !r.Gate.Passed {

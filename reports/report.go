@@ -31,6 +31,9 @@ type Report struct {
 	HelpBase string `json:"-"`
 	// Color enables ANSI colors in the table.
 	Color bool `json:"-"`
+	// DepsOnly marks a dependency-only report (the deps command): no sandbox
+	// was audited, so the table and Markdown leave out verdict and properties.
+	DepsOnly bool `json:"-"`
 }
 
 // Tool names the producer.

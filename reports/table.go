@@ -29,7 +29,9 @@ func paint(on bool, key, s string) string {
 func (Table) Write(w io.Writer, r *Report) error {
 	ew := &errWriter{w: w}
 	fmt.Fprintf(ew, "sandbox-audit %s — %s\n", r.Tool.Version, strings.Join(r.Targets, ", "))
-	fmt.Fprintf(ew, "Verdict: %s\n\n", verdictLine(r, r.Color))
+	if !r.DepsOnly {
+		fmt.Fprintf(ew, "Verdict: %s\n\n", verdictLine(r, r.Color))
+	}
 	if r.Environment != nil {
 		fmt.Fprintln(ew, "Environment")
 		if err := RenderTable(ew, []string{"Check", "Result"}, environmentRows(r.Environment)); err != nil {
@@ -38,11 +40,13 @@ func (Table) Write(w io.Writer, r *Report) error {
 		fmt.Fprintln(ew)
 	}
 	var rows [][]string
-	for _, p := range r.Properties.Each() {
-		rows = append(rows, []string{p.Name, paint(r.Color, p.Status, strings.ToUpper(p.Status)), scoreText(p), fmt.Sprint(p.Findings)})
-	}
-	if err := RenderTable(ew, []string{"Property", "Status", "Score", "Findings"}, rows); err != nil {
-		return err
+	if !r.DepsOnly {
+		for _, p := range r.Properties.Each() {
+			rows = append(rows, []string{p.Name, paint(r.Color, p.Status, strings.ToUpper(p.Status)), scoreText(p), fmt.Sprint(p.Findings)})
+		}
+		if err := RenderTable(ew, []string{"Property", "Status", "Score", "Findings"}, rows); err != nil {
+			return err
+		}
 	}
 	act, sup := active(r.Findings)
 	fmt.Fprintf(ew, "\nFindings: %d", len(act))

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/deps"
 	"github.com/sandbox-audit/sandbox-audit/collectors/live"
 	"github.com/sandbox-audit/sandbox-audit/collectors/registry"
 	"github.com/sandbox-audit/sandbox-audit/model"
@@ -23,6 +24,7 @@ import (
 type Options struct {
 	Path          string        // config tree to scan ("" with Live only)
 	Live          *live.Options // audit the running environment too (nil: no)
+	Deps          *deps.Options // scan the dependency change too (nil: no)
 	Config        *policies.Config
 	RuleDirs      []string
 	FailOn        string // overrides the policy file when set
@@ -129,6 +131,20 @@ func Collect(ctx context.Context, opt Options) (*Collected, error) {
 		}
 		c.Doc, c.Errors = d, es
 		c.Targets = append(c.Targets, filepath.ToSlash(opt.Path))
+	}
+	if opt.Deps != nil {
+		d, es, err := deps.Scan(ctx, *opt.Deps)
+		if err != nil {
+			if errors.Is(err, deps.ErrNotGit) || errors.Is(err, deps.ErrUnknownRef) {
+				return nil, fmt.Errorf("%w: dependency scan: %v", ErrUsage, err)
+			}
+			return nil, fmt.Errorf("dependency scan: %w", err)
+		}
+		c.Doc.Deps = d
+		c.Errors = append(c.Errors, es...)
+		if opt.Path == "" {
+			c.Targets = append(c.Targets, filepath.ToSlash(opt.Deps.Repo))
+		}
 	}
 	if opt.Live != nil {
 		lo := *opt.Live

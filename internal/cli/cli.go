@@ -68,7 +68,7 @@ A sandbox is a security boundary only when all four hold.
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newScanCmd(), newRulesCmd(), newVersionCmd())
+	root.AddCommand(newScanCmd(), newDepsCmd(), newRulesCmd(), newVersionCmd())
 	return root
 }
 

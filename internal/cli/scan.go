@@ -12,6 +12,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/deps"
 	"github.com/sandbox-audit/sandbox-audit/collectors/live"
 	"github.com/sandbox-audit/sandbox-audit/internal/audit"
 	"github.com/sandbox-audit/sandbox-audit/internal/version"
@@ -42,6 +43,9 @@ type scanOptions struct {
 	canary        string
 	workspace     string
 	noSocketProbe bool
+
+	diffBase string
+	db       string
 }
 
 func newScanCmd() *cobra.Command {
@@ -87,6 +91,8 @@ the four properties and the findings.
 	f.StringVar(&o.canary, "canary", "", "with --live: leave a marker with a random nonce at PATH; finding an earlier marker proves reuse")
 	f.StringVar(&o.workspace, "workspace", "", "with --live: the task's working tree (default $GITHUB_WORKSPACE, then $PWD)")
 	f.BoolVar(&o.noSocketProbe, "no-socket-probe", false, "with --live: do not send read-only requests to runtime sockets found")
+	f.StringVar(&o.diffBase, "diff-base", "", "also scan what the change since this git revision did to dependencies (see `sandbox-audit deps`)")
+	f.StringVar(&o.db, "db", "", "with --diff-base: trivy's database directory (default: trivy's cache, $TRIVY_CACHE_DIR or ~/.cache/trivy); never downloaded")
 	return cmd
 }
 
@@ -106,6 +112,9 @@ func (o *scanOptions) validate() error {
 				return usageError("%s needs --live", f.name)
 			}
 		}
+	}
+	if o.db != "" && o.diffBase == "" {
+		return usageError("--db needs --diff-base")
 	}
 	if o.probeTimeout <= 0 {
 		return usageError("--probe-timeout must be positive")
@@ -155,7 +164,7 @@ func (o *scanOptions) run(cmd *cobra.Command, path string) error {
 		return err
 	}
 	rep, err := audit.Audit(ctx, audit.Options{
-		Path: path, Live: lo, Config: cfg, RuleDirs: o.ruleDirs, FailOn: o.failOn, Exclude: o.exclude,
+		Path: path, Live: lo, Deps: o.depsOptions(path), Config: cfg, RuleDirs: o.ruleDirs, FailOn: o.failOn, Exclude: o.exclude,
 		Baseline: o.baseline, WriteBaseline: o.writeBaseline,
 		Version: version.String(), Now: time.Now(), HelpBase: HelpBase,
 	})
@@ -231,4 +240,14 @@ func reason(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
+}
+
+func (o *scanOptions) depsOptions(path string) *deps.Options {
+	if o.diffBase == "" {
+		return nil
+	}
+	if path == "" {
+		path = "."
+	}
+	return &deps.Options{Repo: path, Base: o.diffBase, DBDir: o.db}
 }
