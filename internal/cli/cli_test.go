@@ -6,10 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
+	trivydb "github.com/aquasecurity/trivy-db/pkg/db"
+	"github.com/aquasecurity/trivy-db/pkg/dbtest"
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/sandbox-audit/sandbox-audit/internal/sarifcheck"
@@ -30,10 +33,18 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	trivyDB := fixtureTrivyDB(t, fixtures)
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FIXTURES", fixtures)
+			env.Setenv("TRIVY_DB", trivyDB)
+			// git in scripts: no user config, a fixed identity
+			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			env.Setenv("GIT_AUTHOR_NAME", "test")
+			env.Setenv("GIT_AUTHOR_EMAIL", "test@example.com")
+			env.Setenv("GIT_COMMITTER_NAME", "test")
+			env.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
 			env.Setenv("NO_COLOR", "1")
 			return nil
 		},
@@ -50,7 +61,7 @@ func TestScripts(t *testing.T) {
 				}
 				cmd := exec.Command(args[1], args[2:]...)
 				cmd.Dir = ts.MkAbs(".")
-				cmd.Env = append(os.Environ(), "PATH="+ts.Getenv("PATH"), "HOME="+ts.Getenv("HOME"), "FIXTURES="+ts.Getenv("FIXTURES"), "NO_COLOR=1")
+				cmd.Env = append(os.Environ(), "PATH="+ts.Getenv("PATH"), "HOME="+ts.Getenv("HOME"), "FIXTURES="+ts.Getenv("FIXTURES"), "NO_COLOR=1", "TRIVY_CACHE_DIR="+ts.Getenv("TRIVY_CACHE_DIR"))
 				cmd.Stdout, cmd.Stderr = ts.Stdout(), ts.Stderr()
 				got := 0
 				if err := cmd.Run(); err != nil {
@@ -82,4 +93,24 @@ func TestScripts(t *testing.T) {
 			},
 		},
 	})
+}
+
+// fixtureTrivyDB builds a real trivy bolt database from the advisory
+// fixtures with trivy-db's own loader, for the dependency scripts.
+func fixtureTrivyDB(t *testing.T, fixtures string) string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(fixtures, "deps", "trivy-db", "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("advisory fixtures: %v", err)
+	}
+	sort.Strings(files)
+	dir := dbtest.InitDB(t, files)
+	if err := trivydb.Close(); err != nil {
+		t.Fatal(err)
+	}
+	meta := `{"Version":2,"NextUpdate":"2099-01-01T00:00:00Z","UpdatedAt":"2026-11-01T00:00:00Z","DownloadedAt":"2026-11-01T00:00:00Z"}`
+	if err := os.WriteFile(filepath.Join(dir, "metadata.json"), []byte(meta), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
