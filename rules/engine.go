@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -38,10 +40,11 @@ type Suppression struct {
 	Expires string `json:"expires,omitempty"`
 }
 
-// Engine holds the compiled rules and the one prepared query that runs them.
+// Engine holds the compiled rules and their prepared queries: one per shard
+// of rule packages, so the shards evaluate on all cores at once.
 type Engine struct {
-	set   *Set
-	query rego.PreparedEvalQuery
+	set     *Set
+	queries []rego.PreparedEvalQuery
 }
 
 // networkBuiltins are refused: rules judge facts, they never reach out.
@@ -70,29 +73,62 @@ func Compile(ctx context.Context, s *Set) (*Engine, error) {
 		return nil, fmt.Errorf("compile rules: %w", c.Errors)
 	}
 	// The packages are named, not iterated: `data.rules[p]` with p unbound
-	// evaluates every rule of every package (helpers included), which is
-	// quadratic on large inputs; with p bound only deny is evaluated.
-	pkgs := make([]string, 0, len(s.Rules))
-	for _, r := range s.Rules {
-		pkgs = append(pkgs, strconv.Quote(strings.TrimPrefix(r.Package, "rules.")))
+	// evaluates every rule of every package (helpers included); with p bound
+	// only deny is evaluated. Rules are dealt round-robin into one shard per
+	// core; the compiler is shared, each shard is prepared once.
+	n := max(1, min(runtime.GOMAXPROCS(0), len(s.Rules)))
+	shards := make([][]string, n)
+	for i, r := range s.Rules {
+		shards[i%n] = append(shards[i%n], strconv.Quote(strings.TrimPrefix(r.Package, "rules.")))
 	}
-	q, err := rego.New(
-		rego.Query(`findings := [[p, f] | some p in [`+strings.Join(pkgs, ", ")+`]; f := data.rules[p].deny[_]]`),
-		rego.Compiler(c),
-		rego.StrictBuiltinErrors(true),
-	).PrepareForEval(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("prepare rules: %w", err)
+	e := &Engine{set: s}
+	for _, pkgs := range shards {
+		q, err := rego.New(
+			rego.Query(`findings := [[p, f] | some p in [`+strings.Join(pkgs, ", ")+`]; f := data.rules[p].deny[_]]`),
+			rego.Compiler(c),
+			rego.StrictBuiltinErrors(true),
+		).PrepareForEval(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("prepare rules: %w", err)
+		}
+		e.queries = append(e.queries, q)
 	}
-	return &Engine{set: s, query: q}, nil
+	return e, nil
 }
 
 // Rules returns the METADATA of the compiled rules.
 func (e *Engine) Rules() []Meta { return e.set.Rules }
 
-// Eval runs every rule against input (the model as an OPA value).
+// Eval runs every rule against input (the model as an OPA value), the
+// shards in parallel. Any rule error fails the whole evaluation: a rule that
+// could not run must never read as "no finding".
 func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Finding, error) {
-	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(input))
+	results := make([][]Finding, len(e.queries))
+	errs := make([]error, len(e.queries))
+	var wg sync.WaitGroup
+	for i, q := range e.queries {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i], errs[i] = evalShard(ctx, q, input)
+		}()
+	}
+	wg.Wait()
+	var out []Finding
+	for i := range results {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		out = append(out, results[i]...)
+	}
+	if out == nil {
+		out = []Finding{}
+	}
+	return out, nil
+}
+
+func evalShard(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) ([]Finding, error) {
+	rs, err := q.Eval(ctx, rego.EvalParsedInput(input))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrEval, err)
 	}

@@ -170,6 +170,11 @@ func (e *Engine) Judge(ctx context.Context, c *Collected, opt Options) (*reports
 		cfg = &policies.Config{Version: 1}
 	}
 	doc, errs, targets := c.Doc, c.Errors, c.Targets
+	if len(opt.RuleDirs) == 0 {
+		// Raw documents serve users' own rules; the built-in ones judge the
+		// model alone, and converting raw documents costs time and memory.
+		doc.Raw = nil
+	}
 	doc.Params = cfg.Params
 	if doc.Params == nil {
 		doc.Params = map[string]any{}
