@@ -214,29 +214,6 @@ func TestBadLockfiles(t *testing.T) {
 	}
 }
 
-// TestUnreadableLockfilePermission: a lockfile the scanning user may not
-// read (skipped as root, who reads anything; the directory case above
-// covers the same path).
-func TestUnreadableLockfilePermission(t *testing.T) {
-	if os.Geteuid() == 0 {
-		t.Skip("root reads mode 000 files")
-	}
-	g := npmChange(t)
-	p := filepath.Join(g.dir, "package-lock.json")
-	if err := os.Chmod(p, 0); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.Chmod(p, 0o644) })
-	d, errs, err := Scan(context.Background(), Options{Repo: g.dir, Base: "main", DBDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []model.Error{{File: "package-lock.json", Message: "cannot read: permission denied"}}
-	if diff := cmp.Diff(want, errs); diff != "" || len(d.Packages) != 0 {
-		t.Errorf("errors (-want +got):\n%s\npackages %v", diff, summaries(d))
-	}
-}
-
 // TestRepoConfigRunsNothing: a work tree whose .git/config the agent wrote
 // (fsmonitor hook, external diff, textconv) gets none of them run.
 func TestRepoConfigRunsNothing(t *testing.T) {

@@ -107,7 +107,7 @@ func nobodyHelper() int {
 // read: each becomes an unavailable entry saying "permission denied".
 func TestPermissionDenied(t *testing.T) {
 	if os.Geteuid() != 0 {
-		t.Skip("needs root to switch to nobody")
+		skipOutsideCI(t, "needs root to switch to nobody")
 	}
 	dir, err := os.MkdirTemp("", "live-perm-")
 	if err != nil {
