@@ -94,7 +94,7 @@ func Scan(ctx context.Context, root string, opt Options) (*model.Document, []mod
 			l.Link(doc)
 		}
 	}
-	groupAgents(doc)
+	doc.GroupAgents()
 	doc.Normalize()
 	sort.SliceStable(errs, func(i, j int) bool { return errs[i].File < errs[j].File })
 	return doc, errs, ctx.Err()

@@ -230,14 +230,21 @@ func (e *Engine) prepare(doc *model.Document, cfg *policies.Config, opt Options)
 	return nil
 }
 
+// partFiles bounds how many files one rule evaluation sees (model.Split).
+const partFiles = 250
+
 func (e *Engine) evaluate(ctx context.Context, doc *model.Document, cfg *policies.Config, opt Options) ([]rules.Finding, error) {
-	in, err := rules.Input(doc)
-	if err != nil {
-		return nil, err
-	}
-	findings, err := e.Rules.Eval(ctx, in)
-	if err != nil {
-		return nil, err
+	findings := []rules.Finding{}
+	for _, part := range doc.Split(partFiles) {
+		in, err := rules.Input(part)
+		if err != nil {
+			return nil, err
+		}
+		fs, err := e.Rules.Eval(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		findings = append(findings, fs...)
 	}
 	policies.Fingerprint(findings)
 	policies.ApplyWaivers(findings, cfg.Waivers, opt.Now)

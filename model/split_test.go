@@ -1,0 +1,46 @@
+package model
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestSplitKeepsEveryFactOnceAndProjectsTogether(t *testing.T) {
+	d := &Document{Params: map[string]any{"x": 1}, Policy: &Policy{File: "p"}, Deps: &Deps{}}
+	for i := 0; i < 30; i++ {
+		repo := fmt.Sprintf("repo-%02d", i)
+		d.Files = append(d.Files, File{Path: repo + "/.claude/settings.json"}, File{Path: repo + "/compose.yaml"})
+		d.Agents = append(d.Agents, Agent{Tool: "claude-code", Scope: "project", Loc: Loc{File: repo + "/.claude/settings.json"}})
+		d.Workloads = append(d.Workloads, Workload{ID: repo, Loc: Loc{File: repo + "/compose.yaml"}})
+	}
+	d.Files = append(d.Files, File{Path: "root.yaml"})
+	parts := d.Split(10)
+	if len(parts) < 5 {
+		t.Fatalf("got %d parts", len(parts))
+	}
+	files, agents, workloads := 0, 0, 0
+	for i, p := range parts {
+		files += len(p.Files)
+		agents += len(p.Agents)
+		workloads += len(p.Workloads)
+		for _, a := range p.Agents {
+			if len(p.AgentGroups[a.Group]) != 1 {
+				t.Errorf("part %d: group %s has %d members", i, a.Group, len(p.AgentGroups[a.Group]))
+			}
+		}
+		if (p.Deps != nil) != (i == 0) || (p.Policy != nil) != (i == 0) {
+			t.Errorf("part %d: deps/policy must be in the first part only", i)
+		}
+		if p.Params["x"] != 1 {
+			t.Errorf("part %d lost params", i)
+		}
+	}
+	if files != len(d.Files) || agents != 30 || workloads != 30 {
+		t.Fatalf("facts lost or doubled: files %d agents %d workloads %d", files, agents, workloads)
+	}
+	// live facts are compared with every workload: never split
+	d.Live = &Live{}
+	if n := len(d.Split(10)); n != 1 {
+		t.Fatalf("document with live facts split into %d parts", n)
+	}
+}
