@@ -2,6 +2,7 @@ package codex
 
 import (
 	"github.com/sandbox-audit/sandbox-audit/collectors/codex/mcpcmd"
+	"github.com/sandbox-audit/sandbox-audit/collectors/mcp"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
@@ -32,8 +33,10 @@ func (c *cfg) mcpServers(doc *model.Document) {
 				}
 			}
 		}
-		launch := mcpcmd.ParseLaunch(srv.Command, args)
+		launch := mcp.ParseLaunch(srv.Command, args)
 		srv.Launcher, srv.Package, srv.Version, srv.Pinned = launch.Launcher, launch.Package, launch.Version, launch.Pinned
+		// A remote server (no command) runs whatever its host serves: nothing is pinned.
+		srv.Pinned = srv.Pinned && srv.Command != ""
 		var found []mcpcmd.Found
 		srv.Args, found = mcpcmd.RedactArgs(args)
 		for _, f := range found {

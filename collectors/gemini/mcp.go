@@ -3,6 +3,7 @@ package gemini
 import (
 	"github.com/sandbox-audit/sandbox-audit/collectors/claude/jsonpos"
 	"github.com/sandbox-audit/sandbox-audit/collectors/codex/mcpcmd"
+	"github.com/sandbox-audit/sandbox-audit/collectors/mcp"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
@@ -35,8 +36,10 @@ func mcpServers(file string, v *jsonpos.Value, doc *model.Document) {
 				args = append(args, e.Str)
 			}
 		}
-		l := mcpcmd.ParseLaunch(srv.Command, args)
+		l := mcp.ParseLaunch(srv.Command, args)
 		srv.Launcher, srv.Package, srv.Version, srv.Pinned = l.Launcher, l.Package, l.Version, l.Pinned
+		// A remote server (no command) runs whatever its host serves: nothing is pinned.
+		srv.Pinned = srv.Pinned && srv.Command != ""
 		var found []mcpcmd.Found
 		srv.Args, found = mcpcmd.RedactArgs(args)
 		for _, f := range found {

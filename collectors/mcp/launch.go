@@ -220,3 +220,19 @@ func isLocal(s string) bool {
 	return strings.HasPrefix(s, ".") || strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") ||
 		strings.HasPrefix(s, "file:") || (len(s) > 2 && s[1] == ':' && (s[2] == '\\' || s[2] == '/'))
 }
+
+// Launch is what a server's command line says about the code it runs, for
+// the other collectors that read MCP servers (Codex, Gemini): one parser,
+// one meaning of "pinned" across every config format.
+type Launch struct {
+	Launcher string // npx | bunx | pnpm | yarn | uvx | pipx | docker | podman | "" (direct binary)
+	Package  string
+	Version  string // "" when none; "latest" when @latest
+	Pinned   bool
+}
+
+// ParseLaunch reads command and args (see parseLaunch).
+func ParseLaunch(command string, args []string) Launch {
+	l := parseLaunch(command, args)
+	return Launch{Launcher: l.launcher, Package: l.pkg, Version: l.version, Pinned: l.pinned}
+}
