@@ -162,21 +162,65 @@ func (s *Set) Without(ids map[string]bool) *Set {
 	if len(ids) == 0 {
 		return s
 	}
-	out := newSet()
-	out.Tests = s.Tests
 	drop := map[string]bool{}
 	for _, r := range s.Rules {
 		if ids[r.ID] {
 			drop[r.File] = true
-			continue
 		}
-		out.Rules = append(out.Rules, r)
+	}
+	return s.filter(func(file string) bool { return !drop[file] })
+}
+
+// WithoutAreas returns a copy of the set without the built-in areas named
+// (rules/<area>/: its rules and libraries). A scan drops the areas whose
+// input it does not have — live rules without --live, dependency rules
+// without a dependency scan — because compiling them is most of a small
+// run's start-up, and they could not fire.
+func (s *Set) WithoutAreas(areas ...string) *Set {
+	if len(areas) == 0 {
+		return s
+	}
+	return s.filter(func(file string) bool {
+		for _, a := range areas {
+			if strings.HasPrefix(file, "rules/"+a+"/") {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+func (s *Set) filter(keep func(file string) bool) *Set {
+	out := newSet()
+	out.Tests = s.Tests
+	for _, r := range s.Rules {
+		if keep(r.File) {
+			out.Rules = append(out.Rules, r)
+		}
 	}
 	for k, m := range s.Modules {
-		if !drop[k] {
+		if keep(k) {
 			out.Modules[k] = m
 		}
 	}
+	return out
+}
+
+// Areas lists the built-in rule areas (rules/<area>/) that hold rules.
+func (s *Set) Areas() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range s.Rules {
+		if !r.Builtin {
+			continue
+		}
+		parts := strings.SplitN(r.File, "/", 3)
+		if len(parts) == 3 && !seen[parts[1]] {
+			seen[parts[1]] = true
+			out = append(out, parts[1])
+		}
+	}
+	sort.Strings(out)
 	return out
 }
 

@@ -49,11 +49,12 @@ type Engine struct {
 
 // NewEngine loads the built-in rules plus the user's, drops the disabled ones
 // and compiles everything once.
-func NewEngine(ctx context.Context, dirs []string, cfg *policies.Config) (*Engine, error) {
+func NewEngine(ctx context.Context, dirs []string, cfg *policies.Config, sc Scope) (*Engine, error) {
 	set, err := rules.LoadBuiltinRules()
 	if err != nil {
 		return nil, err
 	}
+	set = set.WithoutAreas(sc.absent(set)...)
 	for _, d := range dirs {
 		if err := set.AddDir(d); err != nil {
 			return nil, err
@@ -69,11 +70,46 @@ func NewEngine(ctx context.Context, dirs []string, cfg *policies.Config) (*Engin
 	if err != nil {
 		return nil, err
 	}
-	sc, err := policies.NewScorer(ctx)
+	scorer, err := policies.NewScorer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{Set: set, Rules: eng, Scorer: sc}, nil
+	return &Engine{Set: set, Rules: eng, Scorer: scorer}, nil
+}
+
+// Scope says which inputs an audit has, so the engine compiles only the
+// built-in rule areas that can fire on them. The policy rules and users'
+// own rules always run.
+type Scope struct {
+	Config, Live, Deps bool
+}
+
+// Everything compiles every rule (a fleet engine reused across targets).
+var Everything = Scope{Config: true, Live: true, Deps: true}
+
+// ScopeOf is the scope of one audit's options.
+func ScopeOf(opt Options) Scope {
+	return Scope{Config: opt.Path != "", Live: opt.Live != nil, Deps: opt.Deps != nil}
+}
+
+func (sc Scope) absent(set *rules.Set) []string {
+	var out []string
+	for _, a := range set.Areas() {
+		switch {
+		case a == "policy":
+		case a == "live":
+			if !sc.Live {
+				out = append(out, a)
+			}
+		case a == "deps":
+			if !sc.Deps {
+				out = append(out, a)
+			}
+		case !sc.Config:
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // Collected is what the collectors found, before any rule ran.
@@ -92,7 +128,7 @@ func Audit(ctx context.Context, opt Options) (*reports.Report, error) {
 	}
 	ch := make(chan built, 1)
 	go func() {
-		e, err := NewEngine(ctx, opt.RuleDirs, opt.Config)
+		e, err := NewEngine(ctx, opt.RuleDirs, opt.Config, ScopeOf(opt))
 		ch <- built{e, err}
 	}()
 	col, cerr := Collect(ctx, opt)

@@ -21,7 +21,7 @@ func BenchmarkScanCorpus(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	eng, err := NewEngine(ctx, nil, nil)
+	eng, err := NewEngine(ctx, nil, nil, Everything)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func BenchmarkScanSmallRepo(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		eng, err := NewEngine(ctx, nil, nil)
+		eng, err := NewEngine(ctx, nil, nil, Everything)
 		if err != nil {
 			b.Fatal(err)
 		}
