@@ -29,15 +29,37 @@ func New() *Collector { return &Collector{} }
 // Name implements collectors.Collector.
 func (*Collector) Name() string { return "workflows" }
 
-// Match accepts YAML files directly in a .github/workflows directory; GitHub
-// does not run files in its subdirectories.
+// Match accepts YAML files directly in a .github/workflows directory (GitHub
+// does not run files in its subdirectories) and composite actions
+// (action.yml): a repository's own action can run an agent too.
 func (*Collector) Match(p string) bool {
 	ext := path.Ext(p)
 	if ext != ".yml" && ext != ".yaml" {
 		return false
 	}
+	if base := path.Base(p); base == "action.yml" || base == "action.yaml" {
+		return true
+	}
 	dir := path.Dir(p)
 	return dir == ".github/workflows" || strings.HasSuffix(dir, "/.github/workflows")
+}
+
+// compositeJobs presents a composite action's runs.steps as one job named
+// "composite", so its steps are read like a workflow job's.
+func compositeJobs(top *yaml.Node) *yaml.Node {
+	runs := get(top, "runs")
+	if runs == nil || runs.Kind != yaml.MappingNode || scalar(get(runs, "using")) != "composite" {
+		return nil
+	}
+	steps := get(runs, "steps")
+	if steps == nil {
+		return nil
+	}
+	key := &yaml.Node{Kind: yaml.ScalarNode, Value: "composite", Line: runs.Line}
+	body := &yaml.Node{Kind: yaml.MappingNode, Line: runs.Line, Content: []*yaml.Node{
+		{Kind: yaml.ScalarNode, Value: "steps", Line: steps.Line}, steps,
+	}}
+	return &yaml.Node{Kind: yaml.MappingNode, Line: runs.Line, Content: []*yaml.Node{key, body}}
 }
 
 // copilotHonoured are the copilot-setup-steps job keys the Copilot coding
@@ -59,9 +81,15 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 		return nil
 	}
 	top := root.Content[0]
+	if top.Kind != yaml.MappingNode {
+		return nil
+	}
 	jobs := get(top, "jobs")
-	if top.Kind != yaml.MappingNode || jobs == nil || jobs.Kind != yaml.MappingNode {
-		return nil // not a workflow
+	if jobs == nil {
+		jobs = compositeJobs(top)
+	}
+	if jobs == nil || jobs.Kind != yaml.MappingNode {
+		return nil // neither a workflow nor a composite action
 	}
 	c := &collector{file: p, doc: doc, scan: &scanner{}}
 	base := path.Base(p)
@@ -92,6 +120,11 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 			continue
 		}
 		job := c.job(id, body, wf.Permissions)
+		if get(top, "jobs") == nil {
+			// A composite action has no token of its own: the calling
+			// workflow's job decides its permissions.
+			job.EffectiveWrite = []string{}
+		}
 		if wf.CopilotSetup && id.Value == "copilot-setup-steps" {
 			// The agent runs on this job's runner after its steps.
 			job.RunsAgent = true
