@@ -25,7 +25,8 @@ var fixtureNow = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 
 // copyFixture copies fixtures/live/<name> to a temp root and dates every
 // file, so results do not depend on when the repository was checked out
-// (and so a test may write a canary without touching the repository).
+// (and so a test may write a canary without touching the repository). Git
+// cannot commit a .git directory, so fixtures keep them as dot-git.
 func copyFixture(t testing.TB, name string) string {
 	t.Helper()
 	src := filepath.Join("..", "..", "fixtures", "live", name)
@@ -35,7 +36,7 @@ func copyFixture(t testing.TB, name string) string {
 			return err
 		}
 		rel, _ := filepath.Rel(src, p)
-		out := filepath.Join(dst, rel)
+		out := filepath.Join(dst, dotGit(rel))
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
 			target, err := os.Readlink(p)
@@ -165,4 +166,15 @@ func wantMount(t *testing.T, ms []model.LiveMount, target, why string) {
 		}
 	}
 	t.Errorf("no mount %s (%s) in %+v", target, why, ms)
+}
+
+// dotGit renames dot-git path elements to .git.
+func dotGit(rel string) string {
+	parts := strings.Split(rel, string(filepath.Separator))
+	for i, p := range parts {
+		if p == "dot-git" {
+			parts[i] = ".git"
+		}
+	}
+	return filepath.Join(parts...)
 }
