@@ -16,7 +16,7 @@ import (
 // double between collections. A soft limit only makes the GC run sooner (the
 // runtime caps GC CPU, so a scan whose live heap exceeds it slows down rather
 // than fails). GOMEMLIMIT overrides it.
-const softMemoryLimit = 128 << 20
+const softMemoryLimit = 112 << 20
 
 func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
