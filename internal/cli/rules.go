@@ -76,7 +76,7 @@ func newRulesCmd() *cobra.Command {
 }
 
 func (o *rulesOptions) load() (*rules.Set, error) {
-	set, err := rules.LoadBuiltin()
+	set, err := rules.LoadBuiltinRules()
 	if err != nil {
 		return nil, err
 	}
