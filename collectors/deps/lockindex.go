@@ -2,8 +2,8 @@ package deps
 
 import (
 	"bytes"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/textpos"
 	"path"
-	"sort"
 	"strings"
 )
 
@@ -30,7 +30,7 @@ type entry struct {
 type lockIndex struct {
 	byKey  map[string]entry // name@version
 	byName map[string]entry // first entry seen for a name
-	lines  lineIndex
+	lines  textpos.Lines
 	text   []byte
 	fold   func(string) string // name normalization (PEP 503 for Python)
 	// own lists every entry, for formats where syft reports only some:
@@ -66,7 +66,7 @@ type ownEntry struct {
 }
 
 func newLockIndex(text []byte) *lockIndex {
-	return &lockIndex{byKey: map[string]entry{}, byName: map[string]entry{}, lines: newLineIndex(text), text: text}
+	return &lockIndex{byKey: map[string]entry{}, byName: map[string]entry{}, lines: textpos.New(text), text: text}
 }
 
 func (ix *lockIndex) add(name, version string, e entry) {
@@ -112,7 +112,7 @@ func (ix *lockIndex) search(name string) int {
 		return 1
 	}
 	if i := bytes.Index(ix.text, []byte(`"`+name+`"`)); i >= 0 {
-		return ix.lines.line(i)
+		return ix.lines.Line(i)
 	}
 	for off := 0; off < len(ix.text); {
 		i := bytes.Index(ix.text[off:], []byte(name))
@@ -122,7 +122,7 @@ func (ix *lockIndex) search(name string) int {
 		i += off
 		end := i + len(name)
 		if (i == 0 || !isNameByte(ix.text[i-1])) && (end >= len(ix.text) || !isNameByte(ix.text[end])) {
-			return ix.lines.line(i)
+			return ix.lines.Line(i)
 		}
 		off = end
 	}
@@ -132,23 +132,6 @@ func (ix *lockIndex) search(name string) int {
 func isNameByte(b byte) bool {
 	return b == '-' || b == '_' || b == '.' || b == '/' || b == '@' ||
 		(b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z')
-}
-
-// lineIndex turns byte offsets into 1-based line numbers.
-type lineIndex []int // offsets of line starts
-
-func newLineIndex(text []byte) lineIndex {
-	li := lineIndex{0}
-	for i, b := range text {
-		if b == '\n' {
-			li = append(li, i+1)
-		}
-	}
-	return li
-}
-
-func (li lineIndex) line(off int) int {
-	return sort.Search(len(li), func(i int) bool { return li[i] > off })
 }
 
 // lockParsers maps a lockfile's base name to the function indexing it. A

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/textpos"
 	"golang.org/x/mod/modfile"
 )
 
@@ -72,7 +73,7 @@ func parseManifest(p string, text []byte) decls {
 // jsonDecls reads name -> requirement maps of a JSON manifest, each key's
 // line taken from the streaming decoder's offset.
 func jsonDecls(text []byte, sections ...string) decls {
-	li := newLineIndex(text)
+	li := textpos.New(text)
 	dec := json.NewDecoder(bytes.NewReader(text))
 	if expectDelim(dec, '{') != nil {
 		return nil
@@ -100,7 +101,7 @@ func jsonDecls(text []byte, sections ...string) decls {
 				return nil
 			}
 			name, _ := kt.(string)
-			line := li.line(int(dec.InputOffset()) - 1)
+			line := li.Line(int(dec.InputOffset()) - 1)
 			var spec any
 			if dec.Decode(&spec) != nil {
 				return nil

@@ -116,7 +116,7 @@ func walkNpmObject(dec *json.Decoder, nested bool, fn func(key string, line int,
 		}
 		k, _ := tok.(string)
 		start := int(dec.InputOffset())
-		line := ix.lines.line(start - 1)
+		line := ix.lines.Line(start - 1)
 		var e npmLockEntry
 		if nested {
 			if err := dec.Decode(&e); err != nil {
@@ -155,7 +155,7 @@ func addNpmV1Nested(ix *lockIndex, parentLine int, deps map[string]json.RawMessa
 		line := parentLine
 		start := ix.lines[min(parentLine, len(ix.lines))-1]
 		if i := bytes.Index(ix.text[start:], []byte(`"`+name+`"`)); i >= 0 {
-			line = ix.lines.line(start + i)
+			line = ix.lines.Line(start + i)
 		}
 		ix.add(name, e.Version, npmEntry(line, e))
 		addNpmV1Nested(ix, line, e.Dependencies)
@@ -248,5 +248,5 @@ func jsonErr(ix *lockIndex, dec *json.Decoder, err error) error {
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		err = errors.New("unexpected end of JSON")
 	}
-	return &collectors.ParseError{Line: ix.lines.line(max(off-1, 0)), Err: fmt.Errorf("parse JSON: %w", err)}
+	return &collectors.ParseError{Line: ix.lines.Line(max(off-1, 0)), Err: fmt.Errorf("parse JSON: %w", err)}
 }

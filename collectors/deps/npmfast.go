@@ -68,7 +68,7 @@ func indexPackageLockFast(text []byte) (*lockIndex, bool) {
 				root = text[evs:j]
 				continue
 			}
-			entries = append(entries, block{key: k, raw: text[evs:j], line: ix.lines.line(eks)})
+			entries = append(entries, block{key: k, raw: text[evs:j], line: ix.lines.Line(eks)})
 		}
 	}
 	if !has {

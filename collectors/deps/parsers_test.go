@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/textpos"
 )
 
 // entries renders an index as name@version -> "line source host [script]".
@@ -333,7 +334,7 @@ func FuzzIndexLockfile(f *testing.F) {
 			}
 			return
 		}
-		lines := len(newLineIndex(data))
+		lines := len(textpos.New(data))
 		ix.materializeAll()
 		for k, e := range ix.byKey {
 			if e.line < 1 || e.line > lines {

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/mod/modfile"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/textpos"
 )
 
 // indexGoMod places go.mod requirements (modfile.Parse: ParseLax drops
@@ -66,7 +67,7 @@ func tomlErr(file string, err error) error {
 // package: a scan of headers, not of values.
 func packageLines(text []byte) []int {
 	var out []int
-	li := newLineIndex(text)
+	li := textpos.New(text)
 	inPkg := false
 	for i := range li {
 		end := len(text)

@@ -12,12 +12,12 @@ import (
 	"fmt"
 	"path"
 	"regexp"
-	"sort"
 	"strconv"
 
 	"github.com/tailscale/hujson"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/textpos"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -58,9 +58,9 @@ func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.
 		return fmt.Errorf("collect devcontainer: %w", err)
 	}
 	src := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	lines := newLines(src)
+	lines := textpos.New(src)
 	if off := tooDeep(src); off >= 0 {
-		return &collectors.ParseError{Line: lines.at(off), Err: fmt.Errorf("parse devcontainer.json: nested deeper than %d levels", maxDepth)}
+		return &collectors.ParseError{Line: lines.Line(off), Err: fmt.Errorf("parse devcontainer.json: nested deeper than %d levels", maxDepth)}
 	}
 	// hujson's values alias the buffer they parse; work on a copy so the
 	// caller's bytes stay as read.
@@ -75,36 +75,21 @@ func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.
 		var se *json.SyntaxError
 		line := 0
 		if errors.As(err, &se) {
-			line = lines.at(int(se.Offset))
+			line = lines.Line(int(se.Offset))
 		}
 		return &collectors.ParseError{Line: line, Err: fmt.Errorf("decode devcontainer.json: %w", err)}
 	}
 	obj, ok := root.Value.(*hujson.Object)
 	if !ok {
-		return &collectors.ParseError{Line: lines.at(root.StartOffset), Err: fmt.Errorf("top level is %s, not an object", kindName(&root))}
+		return &collectors.ParseError{Line: lines.Line(root.StartOffset), Err: fmt.Errorf("top level is %s, not an object", kindName(&root))}
 	}
-	r := newReader(p, lines, lines.at(root.StartOffset))
+	r := newReader(p, lines, lines.Line(root.StartOffset))
 	r.read(obj)
 	r.finish()
 	doc.Workloads = append(doc.Workloads, r.w)
 	doc.Credentials = append(doc.Credentials, r.creds...)
 	return nil
 }
-
-// lines maps byte offsets to 1-based line numbers.
-type lines []int // offsets of every '\n'
-
-func newLines(b []byte) lines {
-	var ls lines
-	for i, c := range b {
-		if c == '\n' {
-			ls = append(ls, i)
-		}
-	}
-	return ls
-}
-
-func (ls lines) at(off int) int { return 1 + sort.SearchInts(ls, off) }
 
 var hujsonLineRe = regexp.MustCompile(`^hujson: line (\d+)`)
 

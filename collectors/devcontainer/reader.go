@@ -6,6 +6,7 @@ import (
 
 	"github.com/tailscale/hujson"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/textpos"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
@@ -24,7 +25,7 @@ var phases = map[string]string{
 // reader accumulates the facts of one devcontainer.json.
 type reader struct {
 	file  string
-	lines lines
+	lines textpos.Lines
 	w     model.Workload
 	creds []model.Credential
 	// users by precedence: remoteUser is who tools and terminals (the
@@ -34,14 +35,14 @@ type reader struct {
 	image, dockerfile                  *model.Str
 }
 
-func newReader(file string, ls lines, line int) *reader {
+func newReader(file string, ls textpos.Lines, line int) *reader {
 	return &reader{file: file, lines: ls, w: model.Workload{
 		ID: "devcontainer:" + file, Source: "devcontainer",
 		Loc: model.Loc{File: file, Line: line},
 	}}
 }
 
-func (r *reader) loc(off int) model.Loc { return model.Loc{File: r.file, Line: r.lines.at(off)} }
+func (r *reader) loc(off int) model.Loc { return model.Loc{File: r.file, Line: r.lines.Line(off)} }
 
 func (r *reader) str(v *hujson.Value) *model.Str {
 	s, ok := str(v)

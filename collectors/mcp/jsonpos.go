@@ -3,12 +3,12 @@ package mcp
 import (
 	"fmt"
 	"regexp"
-	"sort"
 	"strconv"
 
 	"github.com/tailscale/hujson"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/textpos"
 )
 
 // maxDepth bounds nesting before hujson, whose recursive descent would
@@ -19,7 +19,7 @@ const maxDepth = 512
 // doc is a parsed JSONC file with its line index.
 type doc struct {
 	root  hujson.Value
-	lines []int // byte offset of each line start
+	lines textpos.Lines
 }
 
 var hujsonErrRE = regexp.MustCompile(`^hujson: line (\d+), column \d+: `)
@@ -39,18 +39,13 @@ func parseJSONC(data []byte) (*doc, error) {
 		}
 		return nil, &collectors.ParseError{Line: line, Err: fmt.Errorf("parse json: %s", msg)}
 	}
-	d := &doc{root: v, lines: []int{0}}
-	for i, b := range data {
-		if b == '\n' {
-			d.lines = append(d.lines, i+1)
-		}
-	}
+	d := &doc{root: v, lines: textpos.New(data)}
 	return d, nil
 }
 
 // line is the 1-based line of a value's first byte.
 func (d *doc) line(v *hujson.Value) int {
-	return sort.SearchInts(d.lines, v.StartOffset+1)
+	return d.lines.Line(v.StartOffset)
 }
 
 // tooDeep scans brackets outside strings and comments.

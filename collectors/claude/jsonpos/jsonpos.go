@@ -10,12 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"sort"
 	"strconv"
 
 	"github.com/tailscale/hujson"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/textpos"
 )
 
 // MaxDepth bounds nesting: hujson parses recursively without a limit, and a
@@ -98,9 +98,9 @@ func (v *Value) Strings() ([]*Value, bool) {
 // *collectors.ParseError naming the line.
 func Parse(data []byte) (*Value, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	lines := newLineIndex(data)
+	lines := textpos.New(data)
 	if off, ok := tooDeep(data); !ok {
-		return nil, &collectors.ParseError{Line: lines.line(off), Err: fmt.Errorf("parse json: nesting deeper than %d", MaxDepth)}
+		return nil, &collectors.ParseError{Line: lines.Line(off), Err: fmt.Errorf("parse json: nesting deeper than %d", MaxDepth)}
 	}
 	hv, err := hujson.Parse(data)
 	if err != nil {
@@ -124,15 +124,15 @@ func errLine(err error) int {
 	return 0
 }
 
-func convert(hv *hujson.Value, lines lineIndex) *Value {
-	v := &Value{Line: lines.line(hv.StartOffset)}
+func convert(hv *hujson.Value, lines textpos.Lines) *Value {
+	v := &Value{Line: lines.Line(hv.StartOffset)}
 	switch t := hv.Value.(type) {
 	case *hujson.Object:
 		v.Kind = Object
 		for i := range t.Members {
 			m := &t.Members[i]
 			key, _ := m.Name.Value.(hujson.Literal)
-			v.Members = append(v.Members, Member{Key: key.String(), Line: lines.line(m.Name.StartOffset), Value: convert(&m.Value, lines)})
+			v.Members = append(v.Members, Member{Key: key.String(), Line: lines.Line(m.Name.StartOffset), Value: convert(&m.Value, lines)})
 		}
 	case *hujson.Array:
 		v.Kind = Array
@@ -152,23 +152,6 @@ func convert(hv *hujson.Value, lines lineIndex) *Value {
 		}
 	}
 	return v
-}
-
-// lineIndex maps byte offsets to 1-based lines.
-type lineIndex []int
-
-func newLineIndex(data []byte) lineIndex {
-	idx := lineIndex{0}
-	for i, b := range data {
-		if b == '\n' {
-			idx = append(idx, i+1)
-		}
-	}
-	return idx
-}
-
-func (l lineIndex) line(off int) int {
-	return sort.Search(len(l), func(i int) bool { return l[i] > off })
 }
 
 // tooDeep scans brackets outside strings and comments; it reports the
