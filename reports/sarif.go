@@ -201,14 +201,7 @@ func helpMarkdown(m rules.Meta) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** (property: %s, severity: %s)\n\n%s\n\n**Remediation:** %s\n", m.Title, m.Property, m.Severity, m.Description, m.Remediation)
 	if len(m.Related) > 0 {
-		b.WriteString("\n**References:**\n")
-		for _, r := range m.Related {
-			d := r.Description
-			if d == "" {
-				d = r.Ref
-			}
-			fmt.Fprintf(&b, "- [%s](%s)\n", d, r.Ref)
-		}
+		b.WriteString("\n**References:**\n" + m.ReferencesMarkdown())
 	}
 	return b.String()
 }

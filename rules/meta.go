@@ -111,3 +111,17 @@ func metaOf(m *ast.Module, file string) (Meta, error) {
 	}
 	return md, nil
 }
+
+// ReferencesMarkdown lists the related resources as Markdown links, one per
+// line, for the rule docs and SARIF's help.
+func (m Meta) ReferencesMarkdown() string {
+	var b strings.Builder
+	for _, r := range m.Related {
+		d := r.Description
+		if d == "" {
+			d = r.Ref
+		}
+		fmt.Fprintf(&b, "- [%s](%s)\n", d, r.Ref)
+	}
+	return b.String()
+}

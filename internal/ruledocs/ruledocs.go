@@ -34,14 +34,7 @@ func page(r rules.Meta) string {
 	fmt.Fprintf(&b, "| Property | Severity | Category | Source |\n|---|---|---|---|\n| %s | %s | %s | [`%s`](../../%s) |\n\n", r.Property, r.Severity, r.Category, r.File, r.File)
 	fmt.Fprintf(&b, "## Why it matters\n\n%s\n\n## How to fix it\n\n%s\n", strings.TrimSpace(r.Description), r.Remediation)
 	if len(r.Related) > 0 {
-		b.WriteString("\n## References\n\n")
-		for _, x := range r.Related {
-			d := x.Description
-			if d == "" {
-				d = x.Ref
-			}
-			fmt.Fprintf(&b, "- [%s](%s)\n", d, x.Ref)
-		}
+		b.WriteString("\n## References\n\n" + r.ReferencesMarkdown())
 	}
 	fmt.Fprintf(&b, "\n## Waive it\n\n```yaml\n# .sandbox-audit.yaml\nversion: 1\nwaivers:\n  - rule: %s\n    path: \"path/to/file\"\n    reason: \"why this is acceptable here\"\n    expires: 2027-01-31\n```\n", r.ID)
 	return b.String()
