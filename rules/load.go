@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -31,17 +32,37 @@ func LoadBuiltin() (*Set, error) {
 	return loadBuiltin(true)
 }
 
-// LoadBuiltinRules parses the embedded rules without their tests: what a scan needs.
-func LoadBuiltinRules() (*Set, error) {
-	return loadBuiltin(false)
+// LoadBuiltinRules parses the embedded rules without their tests: what a
+// scan needs. The built-in areas named in skip (rules/<area>/: rules and
+// libraries) are not even read: a scan leaves out the areas whose input it
+// does not have — live rules without --live, dependency rules without a
+// dependency scan — because parsing their METADATA and compiling them is
+// most of a small run's start-up, and they could not fire.
+func LoadBuiltinRules(skip ...string) (*Set, error) {
+	return loadBuiltin(false, skip...)
 }
 
-func loadBuiltin(withTests bool) (*Set, error) {
+func loadBuiltin(withTests bool, skip ...string) (*Set, error) {
 	s := newSet()
-	if err := s.addFS(builtin, ".", "rules", true, withTests); err != nil {
+	if err := s.addFS(builtin, ".", "rules", true, withTests, skip...); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// BuiltinAreas lists the built-in rule areas (the directories beside lib/).
+func BuiltinAreas() []string {
+	ents, err := fs.ReadDir(builtin, ".")
+	if err != nil {
+		panic(err) // the embedded tree is fixed at build time
+	}
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() && e.Name() != "lib" {
+			out = append(out, e.Name())
+		}
+	}
+	return out
 }
 
 // AddDir adds a user's rule directory (its *.rego files, recursively). Rules
@@ -72,13 +93,17 @@ type parsed struct {
 	err  error
 }
 
-// addFS parses every .rego under root. Parsing is most of a CLI run's start-up
-// cost, so files are parsed in parallel, and tests only when asked for.
-func (s *Set) addFS(fsys fs.FS, root, prefix string, isBuiltin, withTests bool) error {
+// addFS parses every .rego under root but those in the top-level
+// directories named in skip. Parsing is most of a CLI run's start-up cost, so
+// files are parsed in parallel, and tests only when asked for.
+func (s *Set) addFS(fsys fs.FS, root, prefix string, isBuiltin, withTests bool, skip ...string) error {
 	var files []string
 	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
+		}
+		if d.IsDir() && slices.Contains(skip, p) {
+			return fs.SkipDir
 		}
 		if d.IsDir() || !strings.HasSuffix(p, ".rego") || (!withTests && strings.HasSuffix(p, "_test.rego")) {
 			return nil
@@ -171,25 +196,6 @@ func (s *Set) Without(ids map[string]bool) *Set {
 	return s.filter(func(file string) bool { return !drop[file] })
 }
 
-// WithoutAreas returns a copy of the set without the built-in areas named
-// (rules/<area>/: its rules and libraries). A scan drops the areas whose
-// input it does not have — live rules without --live, dependency rules
-// without a dependency scan — because compiling them is most of a small
-// run's start-up, and they could not fire.
-func (s *Set) WithoutAreas(areas ...string) *Set {
-	if len(areas) == 0 {
-		return s
-	}
-	return s.filter(func(file string) bool {
-		for _, a := range areas {
-			if strings.HasPrefix(file, "rules/"+a+"/") {
-				return false
-			}
-		}
-		return true
-	})
-}
-
 func (s *Set) filter(keep func(file string) bool) *Set {
 	out := newSet()
 	out.Tests = s.Tests
@@ -203,24 +209,6 @@ func (s *Set) filter(keep func(file string) bool) *Set {
 			out.Modules[k] = m
 		}
 	}
-	return out
-}
-
-// Areas lists the built-in rule areas (rules/<area>/) that hold rules.
-func (s *Set) Areas() []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, r := range s.Rules {
-		if !r.Builtin {
-			continue
-		}
-		parts := strings.SplitN(r.File, "/", 3)
-		if len(parts) == 3 && !seen[parts[1]] {
-			seen[parts[1]] = true
-			out = append(out, parts[1])
-		}
-	}
-	sort.Strings(out)
 	return out
 }
 

@@ -2,6 +2,8 @@ package rules
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -46,5 +48,46 @@ func TestCompileBuiltin(t *testing.T) {
 	}
 	if _, err := Compile(context.Background(), s); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLoadSkipsAreas: the areas a scan skips are not read, and every other
+// rule still loads and compiles on its own (no rule leans on a skipped area).
+func TestLoadSkipsAreas(t *testing.T) {
+	all, err := LoadBuiltinRules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	areas := BuiltinAreas()
+	for _, want := range []string{"deps", "live", "policy"} {
+		if !slices.Contains(areas, want) {
+			t.Fatalf("BuiltinAreas() = %v, missing %s", areas, want)
+		}
+	}
+	for _, skip := range areas {
+		s, err := LoadBuiltinRules(skip)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, r := range all.Rules {
+			if strings.HasPrefix(r.File, "rules/"+skip+"/") {
+				n++
+			}
+		}
+		if n == 0 {
+			t.Errorf("area %s holds no rule", skip)
+		}
+		if len(s.Rules) != len(all.Rules)-n {
+			t.Errorf("without %s: %d rules, want %d", skip, len(s.Rules), len(all.Rules)-n)
+		}
+		for f := range s.Modules {
+			if strings.HasPrefix(f, "rules/"+skip+"/") {
+				t.Errorf("without %s: %s was loaded", skip, f)
+			}
+		}
+		if _, err := Compile(context.Background(), s); err != nil {
+			t.Errorf("without %s: %v", skip, err)
+		}
 	}
 }

@@ -50,11 +50,10 @@ type Engine struct {
 // NewEngine loads the built-in rules plus the user's, drops the disabled ones
 // and compiles everything once.
 func NewEngine(ctx context.Context, dirs []string, cfg *policies.Config, sc Scope) (*Engine, error) {
-	set, err := rules.LoadBuiltinRules()
+	set, err := rules.LoadBuiltinRules(sc.absent(rules.BuiltinAreas())...)
 	if err != nil {
 		return nil, err
 	}
-	set = set.WithoutAreas(sc.absent(set)...)
 	for _, d := range dirs {
 		if err := set.AddDir(d); err != nil {
 			return nil, err
@@ -92,9 +91,9 @@ func ScopeOf(opt Options) Scope {
 	return Scope{Config: opt.Path != "", Live: opt.Live != nil, Deps: opt.Deps != nil}
 }
 
-func (sc Scope) absent(set *rules.Set) []string {
+func (sc Scope) absent(areas []string) []string {
 	var out []string
-	for _, a := range set.Areas() {
+	for _, a := range areas {
 		switch {
 		case a == "policy":
 		case a == "live":
