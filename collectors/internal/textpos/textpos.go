@@ -2,20 +2,26 @@
 // index every collector that parses without line information shares.
 package textpos
 
-import "sort"
+import (
+	"bytes"
+	"sort"
+)
 
 // Lines holds the byte offset of every line start.
 type Lines []int
 
-// New indexes text once.
+// New indexes text once. bytes.Count and bytes.IndexByte are vectorised:
+// a 700 kB lockfile is indexed several times faster than byte by byte.
 func New(text []byte) Lines {
-	ls := Lines{0}
-	for i, b := range text {
-		if b == '\n' {
-			ls = append(ls, i+1)
+	ls := make(Lines, 1, bytes.Count(text, []byte{'\n'})+1)
+	for off := 0; ; {
+		i := bytes.IndexByte(text[off:], '\n')
+		if i < 0 {
+			return ls
 		}
+		off += i + 1
+		ls = append(ls, off)
 	}
-	return ls
 }
 
 // Line is the 1-based line holding byte offset off.

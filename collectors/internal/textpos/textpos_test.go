@@ -1,6 +1,9 @@
 package textpos
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+)
 
 func TestLine(t *testing.T) {
 	ls := New([]byte("ab\ncd\n\nef"))
@@ -11,5 +14,13 @@ func TestLine(t *testing.T) {
 	}
 	if n := len(New(nil)); n != 1 {
 		t.Errorf("empty text has %d line starts, want 1", n)
+	}
+}
+
+func BenchmarkNew(b *testing.B) {
+	text := bytes.Repeat([]byte(`    "node_modules/pkg": {"version": "1.2.3"},`+"\n"), 16000)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		New(text)
 	}
 }
