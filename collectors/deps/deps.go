@@ -63,21 +63,20 @@ func Scan(ctx context.Context, opt Options) (*model.Deps, []model.Error, error) 
 		return nil, nil, err
 	}
 	d := &model.Deps{Base: model.DepsRef{Ref: opt.Base}, Head: model.DepsRef{Ref: opt.Head, WorkTree: opt.Head == ""}}
-	if d.Base.SHA, err = r.resolve(ctx, opt.Base); err != nil {
-		return nil, nil, err
+	headRef := opt.Head
+	if headRef == "" {
+		headRef = "HEAD" // the work tree's commit, when there is one
+	}
+	var ok bool
+	d.Base.SHA, d.Head.SHA, d.MergeBase, ok = r.revisions(ctx, opt.Base, headRef)
+	if !ok {
+		if err := resolveEach(ctx, r, d, opt.Head); err != nil {
+			return nil, nil, err
+		}
 	}
 	headRev := ""
 	if opt.Head != "" {
-		if d.Head.SHA, err = r.resolve(ctx, opt.Head); err != nil {
-			return nil, nil, err
-		}
 		headRev = d.Head.SHA
-	} else if sha, err := r.resolve(ctx, "HEAD"); err == nil {
-		d.Head.SHA = sha
-	}
-	d.MergeBase = d.Base.SHA
-	if d.Head.SHA != "" {
-		d.MergeBase = r.mergeBase(ctx, d.Base.SHA, d.Head.SHA)
 	}
 	changes, err := r.changes(ctx, d.MergeBase, headRev)
 	if err != nil {
@@ -107,6 +106,29 @@ func Scan(ctx context.Context, opt Options) (*model.Deps, []model.Error, error) 
 	return d, errs, nil
 }
 
+// resolveEach resolves the revisions one call at a time: slower than
+// revisions, but it names the one at fault, and a work tree without a
+// commit yet (no HEAD) still compares against base.
+func resolveEach(ctx context.Context, r *repo, d *model.Deps, head string) error {
+	var err error
+	if d.Base.SHA, err = r.resolve(ctx, d.Base.Ref); err != nil {
+		return err
+	}
+	d.Head.SHA = ""
+	if head != "" {
+		if d.Head.SHA, err = r.resolve(ctx, head); err != nil {
+			return err
+		}
+	} else if sha, err := r.resolve(ctx, "HEAD"); err == nil {
+		d.Head.SHA = sha
+	}
+	d.MergeBase = d.Base.SHA
+	if d.Head.SHA != "" {
+		d.MergeBase = r.mergeBase(ctx, d.Base.SHA, d.Head.SHA)
+	}
+	return nil
+}
+
 // loadSides reads every changed dependency file and its siblings on both
 // sides. A file that cannot be read or parsed on either side is left out of
 // both, with an errors[] entry: comparing half of it would report every
@@ -133,6 +155,10 @@ func loadSides(ctx context.Context, r *repo, changed []string, base, head *side)
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
+	// One cat-file for every committed file of both sides; should it fail
+	// (a corrupt object ends it), each file is read on its own and only the
+	// bad one becomes an errors[] entry.
+	r.prefetch(ctx, []string{base.rev, head.rev}, append(append([]string{}, paths...), cands...))
 	bad := map[string]bool{}
 	var errs []model.Error
 	for _, s := range []*side{base, head} {

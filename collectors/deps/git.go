@@ -1,13 +1,18 @@
 package deps
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -26,16 +31,22 @@ var (
 type repo struct {
 	dir    string // the directory the user gave (may be below the top level)
 	prefix string // dir relative to the top level, "" or ending in "/"
+	// objects holds what prefetch read ("rev:path" -> object); a name not
+	// in it is looked up with a git call of its own.
+	objects map[string]object
+}
+
+// object is one "rev:path" as read by cat-file: absent, or a blob's content
+// (or the reason it is not one).
+type object struct {
+	missing bool
+	data    []byte
+	err     error
 }
 
 func (r *repo) git(ctx context.Context, args ...string) ([]byte, error) {
-	// The repository may be the agent's own work tree, its .git/config
-	// written by the agent: no fsmonitor hook, no external diff or textconv
-	// program runs on its behalf.
-	pre := []string{"-C", r.dir, "-c", "core.fsmonitor=false", "-c", "diff.external=", "-c", "core.hooksPath=/dev/null"}
-	cmd := exec.CommandContext(ctx, "git", append(pre, args...)...)
-	// Never prompt, never page, never read a credential helper: read-only plumbing.
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
+	cmd := exec.CommandContext(ctx, "git", append(r.pre(), args...)...)
+	cmd.Env = r.env()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -49,6 +60,18 @@ func (r *repo) git(ctx context.Context, args ...string) ([]byte, error) {
 		return stdout.Bytes(), &gitError{args: args, msg: msg, err: err}
 	}
 	return stdout.Bytes(), nil
+}
+
+// pre are the options of every git call. The repository may be the agent's
+// own work tree, its .git/config written by the agent: no fsmonitor hook, no
+// external diff or textconv program runs on its behalf.
+func (r *repo) pre() []string {
+	return []string{"-C", r.dir, "-c", "core.fsmonitor=false", "-c", "diff.external=", "-c", "core.hooksPath=/dev/null"}
+}
+
+// env: never prompt, never page, never read a credential helper: read-only plumbing.
+func (r *repo) env() []string {
+	return append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
 }
 
 type gitError struct {
@@ -92,6 +115,49 @@ func openRepo(ctx context.Context, dir string) (*repo, error) {
 		r.prefix = lines[1]
 	}
 	return r, nil
+}
+
+// revisions resolves base and head to commits and finds their merge base
+// with one rev-parse ("A...B" lists B, A, then each merge base as ^SHA). ok
+// is false when any of it fails: the caller then asks step by step, for an
+// error that names the revision at fault.
+func (r *repo) revisions(ctx context.Context, base, head string) (b, h, mergeBase string, ok bool) {
+	for _, ref := range []string{base, head} {
+		if ref == "" || strings.HasPrefix(ref, "-") || strings.Contains(ref, "...") {
+			return "", "", "", false
+		}
+	}
+	bc, hc := base+"^{commit}", head+"^{commit}"
+	out, err := r.git(ctx, "rev-parse", bc, hc, bc+"..."+hc)
+	if err != nil {
+		return "", "", "", false
+	}
+	lines := strings.Fields(string(out))
+	if len(lines) < 4 {
+		return "", "", "", false
+	}
+	for _, l := range lines {
+		if !isHex(strings.TrimPrefix(l, "^")) {
+			return "", "", "", false
+		}
+	}
+	b, h, mergeBase = lines[0], lines[1], lines[0] // no ^SHA: unrelated histories, base against head
+	if len(lines) > 4 && strings.HasPrefix(lines[4], "^") {
+		mergeBase = lines[4][1:]
+	}
+	return b, h, mergeBase, true
+}
+
+func isHex(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // resolve turns a revision into a commit SHA.
@@ -156,6 +222,190 @@ func (r *repo) changes(ctx context.Context, base, head string) ([]string, error)
 	return cs, nil
 }
 
+// prefetch reads every path at every revision with one `git cat-file
+// --batch` instead of a git call per file and side; exists and read then
+// answer from memory. It asks in two rounds: first the trees of the
+// folders holding the paths (a name absent from its tree is absent), then
+// the blobs those trees name (a blob cat-file cannot give is corrupt or not
+// fetched: an error, never an absent file; cat-file answers "missing" to
+// both, so rev:path lookups could not tell them apart). Paths holding a
+// newline are left to calls of their own, as is everything when the batch
+// fails.
+func (r *repo) prefetch(ctx context.Context, revs, paths []string) {
+	r.objects = nil
+	if objs, err := r.batch(ctx, revs, paths); err == nil {
+		r.objects = objs
+	}
+}
+
+// treeEntry is one name in a tree object.
+type treeEntry struct {
+	mode string
+	oid  string
+}
+
+func (r *repo) batch(ctx context.Context, revs, paths []string) (map[string]object, error) {
+	type want struct{ rev, dir, base, name string }
+	var wants []want
+	var trees []string // "rev:dir" requests, in order
+	seen := map[string]bool{}
+	for _, rev := range revs {
+		if rev == "" {
+			continue
+		}
+		for _, p := range paths {
+			if strings.ContainsAny(p, "\n\r") {
+				continue
+			}
+			full := r.prefix + p
+			dir, base := path.Split(full)
+			tree := rev + ":" + strings.TrimSuffix(dir, "/")
+			wants = append(wants, want{rev, tree, base, rev + ":" + full})
+			if !seen[tree] {
+				seen[tree] = true
+				trees = append(trees, tree)
+			}
+		}
+	}
+	if len(wants) == 0 {
+		return nil, nil
+	}
+	cmd := exec.CommandContext(ctx, "git", append(r.pre(), "cat-file", "--batch")...)
+	cmd.Env = r.env()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("run git: %w", err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("run git: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("run git: %w", err)
+	}
+	br := bufio.NewReaderSize(stdout, 64<<10)
+	objs, perr := func() (map[string]object, error) {
+		// Without --buffer cat-file flushes each answer, so the two rounds
+		// can be asked one after the other on the same process.
+		if _, err := io.WriteString(stdin, strings.Join(trees, "\n")+"\n"); err != nil {
+			return nil, err
+		}
+		entries := map[string]map[string]treeEntry{}
+		for _, t := range trees {
+			o, err := readObject(br)
+			if err != nil {
+				return nil, err
+			}
+			if o.typ == "tree" {
+				entries[t], err = parseTree(o.data, o.oidLen)
+				if err != nil {
+					return nil, err
+				}
+			}
+		}
+		objs := make(map[string]object, len(wants))
+		var blobs []string // names whose blob is asked for, in order
+		var req strings.Builder
+		for _, w := range wants {
+			e, ok := entries[w.dir][w.base]
+			switch {
+			case !ok:
+				objs[w.name] = object{missing: true}
+			case strings.HasPrefix(e.mode, "4"):
+				objs[w.name] = object{err: errors.New("is a directory")}
+			case e.mode == "160000":
+				objs[w.name] = object{err: errors.New("not a file (a submodule)")}
+			default:
+				blobs = append(blobs, w.name)
+				req.WriteString(e.oid + "\n")
+			}
+		}
+		if _, err := io.WriteString(stdin, req.String()); err != nil {
+			return nil, err
+		}
+		if err := stdin.Close(); err != nil {
+			return nil, err
+		}
+		for _, n := range blobs {
+			o, err := readObject(br)
+			if err != nil {
+				return nil, err
+			}
+			switch {
+			case o.typ == "missing":
+				objs[n] = object{err: errors.New("object missing or corrupt in the repository")}
+			default:
+				objs[n] = object{data: o.data, err: o.err}
+			}
+		}
+		return objs, nil
+	}()
+	if perr != nil {
+		_ = cmd.Process.Kill() // it may be blocked writing what is not read
+	}
+	if err := cmd.Wait(); perr == nil && err != nil {
+		perr = &gitError{args: []string{"cat-file"}, msg: strings.TrimSpace(stderr.String()), err: err}
+	}
+	if perr != nil {
+		return nil, fmt.Errorf("cat-file: %w", perr)
+	}
+	return objs, nil
+}
+
+// batchObject is one answer of cat-file --batch.
+type batchObject struct {
+	typ    string // blob, tree, ... or "missing"
+	oidLen int    // bytes of an object id: 20 (SHA-1) or 32 (SHA-256)
+	data   []byte
+	err    error // the content was not kept (too large)
+}
+
+// readObject reads "<name> missing", or "<oid> <type> <size>" and the
+// content.
+func readObject(br *bufio.Reader) (batchObject, error) {
+	hdr, err := br.ReadString('\n')
+	if err != nil {
+		return batchObject{}, err
+	}
+	f := strings.Fields(hdr)
+	if len(f) != 3 || f[2] == "missing" {
+		return batchObject{typ: "missing"}, nil
+	}
+	size, err := strconv.ParseInt(f[2], 10, 64)
+	if err != nil || size < 0 {
+		return batchObject{}, fmt.Errorf("bad header %q", strings.TrimSpace(hdr))
+	}
+	o := batchObject{typ: f[1], oidLen: len(f[0]) / 2}
+	if size > maxFileSize {
+		o.err = fmt.Errorf("larger than %d MB", maxFileSize>>20)
+		_, err = io.CopyN(io.Discard, br, size+1)
+		return o, err
+	}
+	o.data = make([]byte, size+1) // the content and its closing newline
+	if _, err := io.ReadFull(br, o.data); err != nil {
+		return batchObject{}, err
+	}
+	o.data = o.data[:size]
+	return o, nil
+}
+
+// parseTree splits a raw tree object: "<mode> <name>\0<oid bytes>" entries.
+func parseTree(data []byte, oidLen int) (map[string]treeEntry, error) {
+	out := map[string]treeEntry{}
+	for len(data) > 0 {
+		sp := bytes.IndexByte(data, ' ')
+		nul := bytes.IndexByte(data, 0)
+		if sp < 0 || nul < sp || len(data) < nul+1+oidLen {
+			return nil, errors.New("malformed tree object")
+		}
+		out[string(data[sp+1:nul])] = treeEntry{mode: string(data[:sp]), oid: hex.EncodeToString(data[nul+1 : nul+1+oidLen])}
+		data = data[nul+1+oidLen:]
+	}
+	return out, nil
+}
+
 // exists lists which of paths exist at rev ("" = work tree).
 func (r *repo) exists(ctx context.Context, rev string, paths []string) (map[string]bool, error) {
 	ok := map[string]bool{}
@@ -172,7 +422,20 @@ func (r *repo) exists(ctx context.Context, rev string, paths []string) (map[stri
 		}
 		return ok, nil
 	}
-	args := append([]string{"ls-tree", "-z", "--name-only", "--full-name", rev, "--"}, paths...)
+	var rest []string
+	for _, p := range paths {
+		if o, done := r.objects[rev+":"+r.prefix+p]; done {
+			if !o.missing {
+				ok[p] = true
+			}
+			continue
+		}
+		rest = append(rest, p)
+	}
+	if len(rest) == 0 {
+		return ok, nil
+	}
+	args := append([]string{"ls-tree", "-z", "--name-only", "--full-name", rev, "--"}, rest...)
 	out, err := r.git(ctx, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list files at %s: %w", rev, err)
@@ -209,7 +472,16 @@ func (r *repo) read(ctx context.Context, rev, path string) ([]byte, error) {
 		}
 		return os.ReadFile(p)
 	}
-	out, err := r.git(ctx, "show", "--no-textconv", rev+":"+r.prefix+path)
+	if o, done := r.objects[rev+":"+r.prefix+path]; done {
+		switch {
+		case o.missing:
+			return nil, fmt.Errorf("read %s at %s: %w", path, short(rev), os.ErrNotExist)
+		case o.err != nil:
+			return nil, o.err
+		}
+		return o.data, nil
+	}
+	out, err := r.git(ctx, "cat-file", "blob", rev+":"+r.prefix+path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s at %s: %w", path, short(rev), err)
 	}
