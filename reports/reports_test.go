@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 
@@ -114,5 +115,98 @@ func TestSortFindings(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "critical:z,high:b,high:b,low:a" || fs[1].Line != 1 {
 		t.Fatalf("order = %v", got)
+	}
+}
+
+// TestJSONStreamsSameBytes: the streamed JSON report is byte for byte what
+// encoding/json's indenting Encoder gives for the whole report, with
+// findings, without, and with the Environment and Dependencies sections.
+func TestJSONStreamsSameBytes(t *testing.T) {
+	full := sample()
+	full.Environment = &model.Live{}
+	full.Dependencies = &model.Deps{}
+	none := sample()
+	none.Findings = []rules.Finding{}
+	for name, r := range map[string]*Report{"sample": sample(), "no findings": none, "all sections": full} {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(r); err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := (JSON{}).Write(&got, r); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%s: streamed JSON differs:\n got: %s\nwant: %s", name, got.String(), want.String())
+		}
+	}
+}
+
+func BenchmarkJSON(b *testing.B) {
+	r := sample()
+	for len(r.Findings) < 20000 {
+		r.Findings = append(r.Findings, r.Findings[:3]...)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := (JSON{}).Write(io.Discard, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkJSONWholeDocument is the peer of BenchmarkJSON: one Encoder call
+// for the whole report, as before findings were streamed.
+func BenchmarkJSONWholeDocument(b *testing.B) {
+	r := sample()
+	for len(r.Findings) < 20000 {
+		r.Findings = append(r.Findings, r.Findings[:3]...)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		enc := json.NewEncoder(io.Discard)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestSummaryLimit: a summary lists Limit findings and counts the rest; the
+// full table and Markdown list every one.
+func TestSummaryLimit(t *testing.T) {
+	r := sample()
+	base := r.Findings[0]
+	r.Findings = nil
+	for i := range 40 {
+		f := base
+		f.Line = i + 1
+		r.Findings = append(r.Findings, f)
+	}
+	for _, w := range []Writer{Table{}, Markdown{}} {
+		for _, c := range []struct {
+			limit, rows int
+			more      string
+		}{{0, 40, ""}, {30, 30, "and 10 more finding(s)"}, {40, 40, ""}} {
+			r.Limit = c.limit
+			var buf bytes.Buffer
+			if err := w.Write(&buf, r); err != nil {
+				t.Fatal(err)
+			}
+			out := buf.String()
+			if n := strings.Count(out, "compose.yaml:"); n != c.rows {
+				t.Errorf("%T limit %d: %d findings listed, want %d", w, c.limit, n, c.rows)
+			}
+			if c.more != "" && !strings.Contains(out, c.more) {
+				t.Errorf("%T limit %d: no %q", w, c.limit, c.more)
+			}
+			if c.more == "" && strings.Contains(out, "more finding") {
+				t.Errorf("%T limit %d: counts findings left out", w, c.limit)
+			}
+		}
 	}
 }

@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"bytes"
+	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -180,21 +180,18 @@ func (o *scanOptions) run(cmd *cobra.Command, path string) error {
 	return nil
 }
 
+// summaryFindings is how many findings a summary lists; the full report
+// (-o) has them all.
+const summaryFindings = 30
+
 // emit writes the report and the summary. The report goes to -o or stdout;
 // the summary to --summary-file or stderr, so SARIF and a readable gate come
 // out of one run.
 func (o *scanOptions) emit(cmd *cobra.Command, rep *reports.Report) error {
 	w, _ := reports.New(o.format)
 	if o.output != "" {
-		var buf bytes.Buffer
-		if err := w.Write(&buf, rep); err != nil {
+		if err := writeFile(o.output, w, rep); err != nil {
 			return err
-		}
-		if err := os.MkdirAll(filepath.Dir(o.output), 0o755); err != nil {
-			return fmt.Errorf("write report: %w", err)
-		}
-		if err := os.WriteFile(o.output, buf.Bytes(), 0o644); err != nil {
-			return fmt.Errorf("write report: %w", err)
 		}
 	} else {
 		rep.Color = o.format == "table" && colorOK(cmd.OutOrStdout(), o.noColor)
@@ -210,6 +207,8 @@ func (o *scanOptions) emit(cmd *cobra.Command, rep *reports.Report) error {
 		return nil
 	}
 	sw, _ := reports.New(summary)
+	rep.Limit = summaryFindings
+	defer func() { rep.Limit = 0 }()
 	if o.summaryFile != "" {
 		f, err := os.OpenFile(o.summaryFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 		if err != nil {
@@ -224,6 +223,35 @@ func (o *scanOptions) emit(cmd *cobra.Command, rep *reports.Report) error {
 	}
 	rep.Color = summary == "table" && colorOK(cmd.ErrOrStderr(), o.noColor)
 	return sw.Write(cmd.ErrOrStderr(), rep)
+}
+
+// writeFile writes the report to path as it is rendered, not built whole
+// in memory first: a large scan's report is tens of megabytes. A report that
+// fails half-way is removed rather than left truncated (unless path is not a
+// regular file, such as /dev/stdout or a pipe).
+func writeFile(path string, w reports.Writer, rep *reports.Report) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	bw := bufio.NewWriterSize(f, 64<<10)
+	err = w.Write(bw, rep)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		if st, serr := os.Stat(path); serr == nil && st.Mode().IsRegular() {
+			os.Remove(path)
+		}
+		return fmt.Errorf("write report: %w", err)
+	}
+	return nil
 }
 
 // colorOK: colors only for a terminal, and never when NO_COLOR is set.
