@@ -39,14 +39,22 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 	fmt.Fprintf(ew, "\n### Findings (%d)\n\n", len(act))
 	if len(act) > 0 {
 		fmt.Fprintf(ew, "| Severity | Property | Rule | Location | Message |\n|---|---|---|---|---|\n")
-		for _, f := range act {
+		shown, more := limit(act, r.Limit)
+		for _, f := range shown {
 			fmt.Fprintf(ew, "| %s | %s | `%s` | `%s:%d` | %s |\n", f.Severity, f.Property, f.RuleID, f.File, f.Line, mdEscape(f.Message))
+		}
+		if more > 0 {
+			fmt.Fprintf(ew, "\n… and %d more finding(s) in the full report.\n", more)
 		}
 	}
 	if len(sup) > 0 {
 		fmt.Fprintf(ew, "\n<details><summary>%d waived or baselined</summary>\n\n", len(sup))
-		for _, f := range sup {
+		shown, more := limit(sup, r.Limit)
+		for _, f := range shown {
 			fmt.Fprintf(ew, "- `%s` `%s:%d` — %s: %s\n", f.RuleID, f.File, f.Line, f.Suppression.Kind, mdEscape(f.Suppression.Reason))
+		}
+		if more > 0 {
+			fmt.Fprintf(ew, "- … and %d more\n", more)
 		}
 		fmt.Fprintf(ew, "\n</details>\n")
 	}

@@ -31,6 +31,11 @@ type Report struct {
 	HelpBase string `json:"-"`
 	// Color enables ANSI colors in the table.
 	Color bool `json:"-"`
+	// Limit, when set, lists only the first Limit active findings (by
+	// severity) in the table and Markdown, and counts the rest: what a
+	// summary beside the full report shows. GitHub refuses a step summary
+	// over 1 MiB, and 19,000 table rows on stderr are no summary.
+	Limit int `json:"-"`
 	// DepsOnly marks a dependency-only report (the deps command): no sandbox
 	// was audited, so the table and Markdown leave out verdict and properties.
 	DepsOnly bool `json:"-"`
@@ -116,4 +121,12 @@ func active(fs []rules.Finding) (act, suppressed []rules.Finding) {
 		}
 	}
 	return act, suppressed
+}
+
+// limit returns the first n findings (all when n is 0) and how many are left out.
+func limit(fs []rules.Finding, n int) ([]rules.Finding, int) {
+	if n <= 0 || len(fs) <= n {
+		return fs, 0
+	}
+	return fs[:n], len(fs) - n
 }

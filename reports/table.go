@@ -55,12 +55,16 @@ func (Table) Write(w io.Writer, r *Report) error {
 	}
 	fmt.Fprintln(ew)
 	if len(act) > 0 {
+		shown, more := limit(act, r.Limit)
 		rows = rows[:0]
-		for _, f := range act {
+		for _, f := range shown {
 			rows = append(rows, []string{paint(r.Color, f.Severity, strings.ToUpper(f.Severity)), f.Property, f.RuleID, fmt.Sprintf("%s:%d", f.File, f.Line), f.Message})
 		}
 		if err := RenderTable(ew, []string{"Severity", "Property", "Rule", "Location", "Message"}, rows); err != nil {
 			return err
+		}
+		if more > 0 {
+			fmt.Fprintf(ew, "… and %d more finding(s) in the full report\n", more)
 		}
 	}
 	if s := depsSummary(r.Dependencies); s != "" {
