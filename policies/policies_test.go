@@ -172,3 +172,33 @@ func TestBaselineRoundTrip(t *testing.T) {
 		t.Fatal("corrupt baseline accepted")
 	}
 }
+
+// TestScoreGroupsFindings: findings alike in what the policy scores are
+// passed as one group with a count, and count as many findings.
+func TestScoreGroupsFindings(t *testing.T) {
+	s, err := NewScorer(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := rules.Finding{RuleID: "host-network", Property: "network", Severity: "medium", Category: "posture"}
+	var fs []rules.Finding
+	for i := range 4 {
+		g := f
+		g.Line, g.Fingerprint = i+1, strings.Repeat(string(rune('a'+i)), 16)
+		fs = append(fs, g)
+	}
+	waived := f
+	waived.Suppression = &rules.Suppression{Kind: "waiver"}
+	fs = append(fs, waived)
+	res, err := s.Score(context.Background(), fs, map[string]int{"files": 1, "workloads": 1}, nil, Settings{FailOn: "medium"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	net := res.Properties["network"]
+	if net.Findings != 4 || net.Score != 40 || net.Status != "fail" {
+		t.Errorf("network = %+v, want 4 findings, score 40, fail", net)
+	}
+	if want := []string{"4 finding(s) at or above medium"}; !cmp.Equal(res.Gate.Reasons, want) {
+		t.Errorf("reasons = %v, want %v", res.Gate.Reasons, want)
+	}
+}

@@ -1,8 +1,11 @@
 # Package policies.score turns findings into the four property statuses and
 # scores, the verdict, and the CI gate.
 #
-# input: {findings: [{rule_id, property, severity, category, suppressed}],
+# input: {findings: [{rule_id, property, severity, category, suppressed, count}],
 #         counts: {...}, live: {...}, settings: {fail_on, require, min_score}}
+#
+# Each entry of input.findings stands for count findings alike in all the
+# fields above (count defaults to 1).
 package policies.score
 
 import data.policies.coverage
@@ -27,7 +30,11 @@ posture(p) := [f | some f in active; f.category != "dependencies"; f.property ==
 
 score(p) := 0 if not p in coverage.checked
 
-score(p) := max([0, 100 - sum([weight[f.severity] | some f in posture(p)])]) if p in coverage.checked
+score(p) := max([0, 100 - sum([w | some f in posture(p); w := weight[f.severity] * n(f)])]) if p in coverage.checked
+
+n(f) := object.get(f, "count", 1)
+
+total(fs) := sum([n(f) | some f in fs])
 
 min_score(p) := object.get(object.get(input.settings, "min_score", {}), p, 0)
 
@@ -58,7 +65,7 @@ failing_finding(p) if {
 	rank[f.severity] >= fail_rank
 }
 
-props[p] := {"status": status(p), "score": score(p), "findings": count(posture(p))} if some p in properties
+props[p] := {"status": status(p), "score": score(p), "findings": total(posture(p))} if some p in properties
 
 verdict := "boundary" if {
 	every p in properties {
@@ -86,7 +93,7 @@ fail_on := object.get(input.settings, "fail_on", "high")
 
 gating := [f | some f in active; fail_on != "none"; rank[f.severity] >= rank[fail_on]]
 
-reasons contains sprintf("%d finding(s) at or above %s", [count(gating), fail_on]) if count(gating) > 0
+reasons contains sprintf("%d finding(s) at or above %s", [total(gating), fail_on]) if count(gating) > 0
 
 reasons contains sprintf("required property %s is %s", [p, status(p)]) if {
 	some p in object.get(input.settings, "require", [])

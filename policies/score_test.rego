@@ -87,3 +87,15 @@ test_findings_of_one_rule_count_separately if {
 	r.properties.credentials.score == 40
 	r.gate.reasons == ["2 finding(s) at or above high"]
 }
+
+test_grouped_findings_count_each if {
+	r := score.result with input as object.union(base, {"findings": [
+		{"rule_id": "x", "property": "network", "severity": "low", "category": "posture", "count": 3},
+		{"rule_id": "y", "property": "network", "severity": "high", "category": "posture", "suppressed": true, "count": 5},
+		{"rule_id": "z", "property": "review", "severity": "critical", "category": "dependencies", "count": 2},
+	]})
+	r.properties.network.score == 85
+	r.properties.network.findings == 3
+	r.properties.network.status == "pass"
+	r.gate.reasons == ["2 finding(s) at or above high"]
+}
