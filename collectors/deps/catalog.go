@@ -7,12 +7,8 @@ import (
 	"path/filepath"
 
 	"github.com/anchore/syft/syft/pkg"
-	"github.com/anchore/syft/syft/pkg/cataloger/golang"
 	"github.com/anchore/syft/syft/pkg/cataloger/javascript"
-	"github.com/anchore/syft/syft/pkg/cataloger/php"
-	"github.com/anchore/syft/syft/pkg/cataloger/python"
 	"github.com/anchore/syft/syft/pkg/cataloger/ruby"
-	"github.com/anchore/syft/syft/pkg/cataloger/rust"
 	"github.com/anchore/syft/syft/source"
 	"github.com/anchore/syft/syft/source/directorysource"
 )
@@ -27,29 +23,16 @@ type syftPkg struct {
 	purl    string
 }
 
-// catalogers are the lockfile catalogers only: nothing that reads installed
-// trees, binaries or images, nothing that reaches a network. The Go
-// cataloger reads go.mod and go.sum as text: UsePackagesLib would shell out
-// to `go list` (72 s / 1.7 GB on a large tree) and may download modules.
+// catalogers are syft's lockfile catalogers for the ecosystems it reads
+// here (bySyft): nothing that reads installed trees, binaries or images,
+// nothing that reaches a network.
 func catalogers() []pkg.Cataloger {
-	gocfg := golang.DefaultCatalogerConfig()
-	gocfg.UsePackagesLib = false
-	gocfg.SearchRemoteLicenses = false
-	gocfg.SearchLocalModCacheLicenses = false
-	gocfg.SearchLocalVendorLicenses = false
 	jscfg := javascript.DefaultCatalogerConfig()
 	jscfg.SearchRemoteLicenses = false
 	jscfg.IncludeDevDependencies = true // dev dependencies install (and run scripts) too
-	pycfg := python.DefaultCatalogerConfig()
-	pycfg.SearchRemoteLicenses = false
-	pycfg.GuessUnpinnedRequirements = false
 	return []pkg.Cataloger{
 		javascript.NewLockCataloger(jscfg),
-		golang.NewGoModuleFileCataloger(gocfg),
-		python.NewPackageCataloger(pycfg),
-		rust.NewCargoLockCataloger(),
 		ruby.NewGemFileLockCataloger(),
-		php.NewComposerLockCataloger(),
 	}
 }
 
@@ -66,7 +49,7 @@ func catalogers() []pkg.Cataloger {
 // saves per CreateSBOM call): catalogers build one only on meeting a license
 // file, and the tree cataloged here holds dependency files only. Importing
 // the syft package for it would also link every cataloger and image source.
-func catalog(ctx context.Context, root string, files map[string][]string) ([]syftPkg, error) {
+func catalog(ctx context.Context, root string, files map[string][]string, cs []pkg.Cataloger) ([]syftPkg, error) {
 	// directorysource, not syft.GetSource: GetSource tries image and
 	// registry providers before it gives up on a path.
 	src, err := directorysource.New(directorysource.Config{Path: root, Base: root})
@@ -85,7 +68,7 @@ func catalog(ctx context.Context, root string, files map[string][]string) ([]syf
 		}
 	}
 	var out []syftPkg
-	for _, c := range catalogers() {
+	for _, c := range cs {
 		// Parse errors come back as syft "unknowns"; the lockfile parsers
 		// of this package already reported them with their lines.
 		pkgs, _, _ := c.Catalog(ctx, res)

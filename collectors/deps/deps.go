@@ -257,6 +257,9 @@ func compare(ctx context.Context, d *model.Deps, base, head *side, changed map[s
 	for i, s := range []*side{base, head} {
 		cat := map[string][]byte{}
 		for p, data := range s.files {
+			if k, _ := kindOf(p); !bySyft(k.eco) {
+				continue // read here, not cataloged (own.go)
+			}
 			if r, ok := reduced[p]; ok {
 				cat[p] = r[i]
 			} else if !same[p] {
@@ -273,12 +276,16 @@ func compare(ctx context.Context, d *model.Deps, base, head *side, changed map[s
 	files := map[string][]string{}
 	for _, s := range []*side{base, head} {
 		for p := range s.index {
-			files[s.name] = append(files[s.name], p)
+			if k, _ := kindOf(p); bySyft(k.eco) {
+				files[s.name] = append(files[s.name], p)
+			}
 		}
 	}
-	found, err := catalog(ctx, tmp, files)
-	if err != nil {
-		return err
+	var found []syftPkg
+	if len(files) > 0 {
+		if found, err = catalog(ctx, tmp, files, catalogers()); err != nil {
+			return err
+		}
 	}
 	recs := map[string][]rec{}
 	seen := map[string]bool{} // side, file, folded name

@@ -20,8 +20,12 @@ type fileKind struct {
 	eco      string
 	lockfile bool // pins what installs; its removal is a signal
 	manifest bool // declares requirements (ranges, lockfile freshness)
-	catalog  bool // handed to syft
+	catalog  bool // lists packages (by syft, or read here: own.go)
 }
+
+// bySyft are the ecosystems whose lockfiles syft catalogs; the others are
+// read by this package (own.go explains why).
+func bySyft(eco string) bool { return eco == ecoNPM || eco == ecoGem }
 
 // known lists the dependency files the scan reads, by base name.
 var known = map[string]fileKind{

@@ -33,8 +33,9 @@ type lockIndex struct {
 	lines  textpos.Lines
 	text   []byte
 	fold   func(string) string // name normalization (PEP 503 for Python)
-	// own lists every entry, for formats where syft reports only some:
-	// its requirements parser skips unpinned and direct-URL requirements
+	// own lists the packages of the formats read here rather than by syft
+	// (own.go): Go, Python, Rust and PHP. For requirements files it also
+	// holds what syft would skip — unpinned and direct-URL requirements
 	// (git+https://…, an sdist URL), which are the ones to look at.
 	own []ownEntry
 	// reduce, when set, rewrites the file to some of its entries (reduce.go).
@@ -67,6 +68,18 @@ type ownEntry struct {
 
 func newLockIndex(text []byte) *lockIndex {
 	return &lockIndex{byKey: map[string]entry{}, byName: map[string]entry{}, lines: textpos.New(text), text: text}
+}
+
+// addOwn places a package and lists it as one of the file's packages.
+func (ix *lockIndex) addOwn(eco, name, version string, e entry) {
+	ix.add(name, version, e)
+	if eco == ecoPyPI {
+		name = pep503(name) // as syft and PyPI name it
+	}
+	if e.source == "" {
+		e.source = srcRegistry
+	}
+	ix.own = append(ix.own, ownEntry{eco: eco, name: name, version: version, e: e})
 }
 
 func (ix *lockIndex) add(name, version string, e entry) {
@@ -135,7 +148,7 @@ func isNameByte(b byte) bool {
 }
 
 // lockParsers maps a lockfile's base name to the function indexing it. A
-// file without one (Gemfile.lock, composer.lock…) is placed by search.
+// file without one (Gemfile.lock, bun.lock) is placed by search.
 var lockParsers = map[string]func([]byte) (*lockIndex, error){
 	"package-lock.json":   indexPackageLock,
 	"npm-shrinkwrap.json": indexPackageLock,
@@ -145,6 +158,9 @@ var lockParsers = map[string]func([]byte) (*lockIndex, error){
 	"poetry.lock":         indexPoetryLock,
 	"uv.lock":             indexUvLock,
 	"Cargo.lock":          indexCargoLock,
+	"pdm.lock":            indexPdmLock,
+	"Pipfile.lock":        indexPipfileLock,
+	"composer.lock":       indexComposerLock,
 }
 
 // indexLockfile indexes one cataloged file; a malformed file returns a

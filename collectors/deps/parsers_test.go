@@ -307,7 +307,7 @@ func TestManifestDecls(t *testing.T) {
 // FuzzIndexLockfile: no lockfile, however malformed, panics a parser; a
 // parsed one places every entry on a line of the file.
 func FuzzIndexLockfile(f *testing.F) {
-	names := []string{"package-lock.json", "yarn.lock", "pnpm-lock.yaml", "go.mod", "poetry.lock", "uv.lock", "Cargo.lock", "requirements.txt", "package.json", "Cargo.toml", "pyproject.toml", "Gemfile"}
+	names := []string{"package-lock.json", "yarn.lock", "pnpm-lock.yaml", "go.mod", "poetry.lock", "uv.lock", "Cargo.lock", "requirements.txt", "package.json", "Cargo.toml", "pyproject.toml", "Gemfile", "pdm.lock", "Pipfile.lock", "composer.lock"}
 	for i, s := range []string{
 		`{"packages":{"node_modules/a":{"version":"1.0.0","hasInstallScript":true}}}`,
 		"a@^1:\n  version \"1.0.0\"\n",
@@ -321,6 +321,9 @@ func FuzzIndexLockfile(f *testing.F) {
 		"[dependencies]\na = \"1\"\n",
 		"[project]\ndependencies = [\"a>=1\"]\n",
 		"gem \"a\", \"1.0\"\n",
+		"[[package]]\nname = \"a\"\nversion = \"1\"\ngit = \"https://x\"\n",
+		`{"_meta":{"sources":[{"name":"p","url":"https://x"}]},"default":{"a":{"version":"==1","index":"p"}},"develop":{"b":{"git":"https://y"}}}`,
+		`{"packages":[{"name":"a/b","version":"1","type":"composer-plugin"}],"packages-dev":[{"name":"c/d","version":"2","dist":{"type":"path"}}]}`,
 	} {
 		f.Add(uint8(i), []byte(s))
 	}
@@ -339,6 +342,11 @@ func FuzzIndexLockfile(f *testing.F) {
 		for k, e := range ix.byKey {
 			if e.line < 1 || e.line > lines {
 				t.Fatalf("%s: %s at line %d of %d", name, k, e.line, lines)
+			}
+		}
+		for _, o := range ix.own {
+			if o.e.line < 1 || o.e.line > lines {
+				t.Fatalf("%s: %s at line %d of %d", name, o.name, o.e.line, lines)
 			}
 		}
 	})

@@ -90,62 +90,6 @@ func npmReducer(header []block, root []byte, entries []block) *reducer {
 	}}
 }
 
-// tomlReducer splits a lockfile made of [[package]] tables (Cargo.lock,
-// poetry.lock, uv.lock): what precedes the first table, one block per table
-// with its [package.*] sub-tables, and what follows ([metadata]). It returns
-// nil unless it finds exactly want tables, so a "[[package]]" line inside a
-// multi-line string can never drop a package silently.
-func tomlReducer(text []byte, want int) *reducer {
-	lines := strings.SplitAfter(string(text), "\n")
-	var pre, post strings.Builder
-	var blocks []block
-	var cur *strings.Builder
-	flush := func() {
-		if cur != nil {
-			blocks = append(blocks, block{raw: []byte(cur.String())})
-			cur = nil
-		}
-	}
-	for _, l := range lines {
-		t := strings.TrimSpace(l)
-		switch {
-		case t == "[[package]]":
-			flush()
-			cur = &strings.Builder{}
-		case strings.HasPrefix(t, "[") && !strings.HasPrefix(t, "[package.") && !strings.HasPrefix(t, "[[package."):
-			flush()
-			if len(blocks) > 0 || post.Len() > 0 {
-				post.WriteString(l)
-				continue
-			}
-		}
-		switch {
-		case cur != nil:
-			cur.WriteString(l)
-		case len(blocks) == 0:
-			pre.WriteString(l)
-		default:
-			post.WriteString(l)
-		}
-	}
-	flush()
-	if len(blocks) != want {
-		return nil
-	}
-	head, tail := pre.String(), post.String()
-	return &reducer{blocks: blocks, render: func(kept []block) []byte {
-		var b bytes.Buffer
-		b.WriteString(head)
-		for _, k := range kept {
-			b.WriteString("\n")
-			b.Write(k.raw)
-		}
-		b.WriteString("\n")
-		b.WriteString(tail)
-		return b.Bytes()
-	}}
-}
-
 // yarnReducer splits yarn.lock into entry blocks (a header at column 0 and
 // its indented fields); comments and berry's __metadata stay in front.
 func yarnReducer(text []byte, want int) *reducer {

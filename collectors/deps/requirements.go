@@ -157,10 +157,11 @@ func indexRequirements(text []byte) (*lockIndex, error) {
 			h = host
 		}
 		e := entry{line: r.line, installScript: script, source: src, host: h}
-		ix.add(r.name, pinnedVersion(r.spec), e)
-		if r.name != "" {
-			ix.own = append(ix.own, ownEntry{eco: ecoPyPI, name: r.name, version: pinnedVersion(r.spec), e: ix.byKey[pep503(r.name)+"@"+pinnedVersion(r.spec)]})
+		if r.name == "" { // a bare path or URL: placed, not listed
+			ix.add(r.name, pinnedVersion(r.spec), e)
+			continue
 		}
+		ix.addOwn(ecoPyPI, r.name, pinnedVersion(r.spec), e)
 	}
 	return ix, nil
 }

@@ -13,32 +13,48 @@ import (
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/textpos"
 )
 
-// indexGoMod places go.mod requirements (modfile.Parse: ParseLax drops
-// replace directives); a replace to a local directory
-// makes the module a path source.
+// indexGoMod reads go.mod (modfile.Parse: ParseLax drops replace
+// directives). Its packages are what syft's go.mod cataloger reports: each
+// requirement; a replacement by another module stands in for the module it
+// replaces, one by a local directory keeps the module's path (a path
+// source: code from outside any registry); excluded modules are dropped.
 func indexGoMod(text []byte) (*lockIndex, error) {
 	ix := newLockIndex(text)
 	f, err := modfile.Parse("go.mod", text, nil)
 	if err != nil {
 		return nil, goModErr(err)
 	}
-	local := map[string]bool{}
-	for _, r := range f.Replace {
-		if r.New.Version == "" { // "=> ../dir": code from outside any registry
-			local[r.Old.Path] = true
-			ix.add(r.Old.Path, r.Old.Version, entry{line: r.Syntax.Start.Line, source: srcPath})
+	type mod struct {
+		version string
+		e       entry
+	}
+	mods := map[string]mod{}
+	var order []string
+	put := func(p string, m mod) {
+		if _, ok := mods[p]; !ok {
+			order = append(order, p)
 		}
+		mods[p] = m
 	}
 	for _, r := range f.Require {
-		e := entry{line: r.Syntax.Start.Line}
-		if local[r.Mod.Path] {
-			e.source = srcPath
-		}
-		ix.add(r.Mod.Path, r.Mod.Version, e)
+		put(r.Mod.Path, mod{r.Mod.Version, entry{line: r.Syntax.Start.Line}})
 	}
 	for _, r := range f.Replace {
-		if r.New.Version != "" {
-			ix.add(r.New.Path, r.New.Version, entry{line: r.Syntax.Start.Line})
+		e := entry{line: r.Syntax.Start.Line}
+		if strings.HasPrefix(r.New.Path, ".") || strings.HasPrefix(r.New.Path, "/") {
+			e.source = srcPath
+			put(r.Old.Path, mod{r.New.Version, e})
+			continue
+		}
+		delete(mods, r.Old.Path)
+		put(r.New.Path, mod{r.New.Version, e})
+	}
+	for _, x := range f.Exclude {
+		delete(mods, x.Mod.Path)
+	}
+	for _, p := range order {
+		if m, ok := mods[p]; ok {
+			ix.addOwn(ecoGo, p, m.version, m.e)
 		}
 	}
 	return ix, nil
@@ -96,10 +112,31 @@ func lineAt(lines []int, i int) int {
 	return 1
 }
 
-// pep503 normalizes a Python project name (PEP 503).
+// pep503 normalizes a Python project name (PEP 503): runs of "-", "_" and
+// "." become one "-", letters lower case.
 func pep503(n string) string {
-	n = strings.ToLower(n)
-	return strings.NewReplacer("_", "-", ".", "-").Replace(n)
+	var b strings.Builder
+	b.Grow(len(n))
+	sep := false
+	for i := 0; i < len(n); i++ {
+		c := n[i]
+		if c == '-' || c == '_' || c == '.' {
+			sep = true
+			continue
+		}
+		if sep {
+			b.WriteByte('-')
+			sep = false
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	if sep {
+		b.WriteByte('-')
+	}
+	return b.String()
 }
 
 const pypiHost = "pypi.org"
@@ -123,7 +160,6 @@ func indexPoetryLock(text []byte) (*lockIndex, error) {
 	}
 	ix := newLockIndex(text)
 	ix.fold = pep503
-	ix.reduce = tomlReducer(text, len(lock.Package))
 	lines := packageLines(text)
 	for i, p := range lock.Package {
 		files := p.Files
@@ -148,7 +184,7 @@ func indexPoetryLock(text []byte) (*lockIndex, error) {
 				e.host = urlHost(s.URL)
 			}
 		}
-		ix.add(p.Name, p.Version, e)
+		ix.addOwn(ecoPyPI, p.Name, p.Version, e)
 	}
 	return ix, nil
 }
@@ -182,7 +218,6 @@ func indexUvLock(text []byte) (*lockIndex, error) {
 	}
 	ix := newLockIndex(text)
 	ix.fold = pep503
-	ix.reduce = tomlReducer(text, len(lock.Package))
 	lines := packageLines(text)
 	for i, p := range lock.Package {
 		e := entry{line: lineAt(lines, i), source: srcRegistry}
@@ -198,7 +233,7 @@ func indexUvLock(text []byte) (*lockIndex, error) {
 		case str("editable") != "" || str("virtual") != "" || str("path") != "" || str("directory") != "":
 			e.source = srcPath // the project itself or a local folder
 		}
-		ix.add(p.Name, p.Version, e)
+		ix.addOwn(ecoPyPI, p.Name, p.Version, e)
 	}
 	return ix, nil
 }
@@ -213,7 +248,6 @@ func indexCargoLock(text []byte) (*lockIndex, error) {
 		return nil, tomlErr("Cargo.lock", err)
 	}
 	ix := newLockIndex(text)
-	ix.reduce = tomlReducer(text, len(lock.Package))
 	lines := packageLines(text)
 	for i, p := range lock.Package {
 		e := entry{line: lineAt(lines, i)}
@@ -226,7 +260,7 @@ func indexCargoLock(text []byte) (*lockIndex, error) {
 		default: // registry+ / sparse+
 			e.source, e.host = srcRegistry, cargoHost(loc)
 		}
-		ix.add(p.Name, p.Version, e)
+		ix.addOwn(ecoCargo, p.Name, p.Version, e)
 	}
 	return ix, nil
 }
