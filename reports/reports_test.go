@@ -190,7 +190,7 @@ func TestSummaryLimit(t *testing.T) {
 	for _, w := range []Writer{Table{}, Markdown{}} {
 		for _, c := range []struct {
 			limit, rows int
-			more      string
+			more        string
 		}{{0, 40, ""}, {30, 30, "and 10 more finding(s)"}, {40, 40, ""}} {
 			r.Limit = c.limit
 			var buf bytes.Buffer
