@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/sandbox-audit/sandbox-audit/collectors/claude/jsonpos"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/jsonpos"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
-	"github.com/sandbox-audit/sandbox-audit/collectors/claude/jsonpos"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/jsonpos"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 

@@ -1,8 +1,8 @@
 package gemini
 
 import (
-	"github.com/sandbox-audit/sandbox-audit/collectors/claude/jsonpos"
 	"github.com/sandbox-audit/sandbox-audit/collectors/codex/mcpcmd"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/jsonpos"
 	"github.com/sandbox-audit/sandbox-audit/collectors/mcp"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"

@@ -9,11 +9,11 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
 
-	"github.com/tailscale/hujson"
-
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/jsonpos"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
@@ -51,17 +51,17 @@ func configKind(p string) string {
 // Collect implements collectors.Collector. A JSON file without an
 // mcpServers or servers object is not an MCP configuration: nothing is added.
 func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.Document) error {
-	d, err := parseJSONC(data)
+	root, err := jsonpos.Parse(data)
 	if err != nil {
 		return err
 	}
-	c := &collector{path: p, doc: doc, json: d, kind: configKind(p)}
+	c := &collector{path: p, doc: doc, kind: configKind(p)}
 	for _, key := range []string{"mcpServers", "servers"} {
-		for _, m := range members(field(&d.root, key)) {
+		for _, m := range members(root.Get(key)) {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("read mcp servers: %w", err)
 			}
-			if _, ok := m.value.Value.(*hujson.Object); ok {
+			if m.Value.Kind == jsonpos.Object {
 				doc.MCPServers = append(doc.MCPServers, c.server(m))
 			}
 		}
@@ -72,35 +72,34 @@ func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.
 type collector struct {
 	path string
 	doc  *model.Document
-	json *doc
 	kind string
 }
 
-func (c *collector) loc(v *hujson.Value) model.Loc {
-	return model.Loc{File: c.path, Line: c.json.line(v)}
+func (c *collector) loc(line int) model.Loc {
+	return model.Loc{File: c.path, Line: line}
 }
 
-func (c *collector) credential(r model.SecretRef, where, context string, at *hujson.Value) {
+func (c *collector) credential(r model.SecretRef, where, context string, at *jsonpos.Value) {
 	c.doc.Credentials = append(c.doc.Credentials, model.Credential{
 		SecretRef: r, Where: where, Context: context,
 		// The config sits in the project or the user's home, both readable
 		// by an agent running as that user; the server's env is not the
 		// agent's, but the file is.
 		ReadableByAgent: true,
-		Loc:             c.loc(at),
+		Loc:             c.loc(at.Line),
 	})
 }
 
 // server reads one server entry.
-func (c *collector) server(m member) model.MCPServer {
-	v := m.value
-	s := model.MCPServer{Name: m.name, Config: c.kind, Loc: c.loc(m.key)}
-	desc := "MCP server " + m.name
-	command := text(field(v, "command"))
+func (c *collector) server(m jsonpos.Member) model.MCPServer {
+	v := m.Value
+	s := model.MCPServer{Name: m.Key, Config: c.kind, Loc: c.loc(m.Line)}
+	desc := "MCP server " + m.Key
+	command := text(v.Get("command"))
 	s.Command = secrets.Redact(command)
 	var args []string
-	var argVals []*hujson.Value
-	for _, a := range elements(field(v, "args")) {
+	var argVals []*jsonpos.Value
+	for _, a := range elements(v.Get("args")) {
 		args, argVals = append(args, text(a)), append(argVals, a)
 	}
 	redacted, finds := redactArgs(args)
@@ -118,19 +117,17 @@ func (c *collector) server(m member) model.MCPServer {
 	}
 	s.Launcher, s.Package, s.Version, s.Pinned = l.launcher, l.pkg, l.version, l.pinned
 	c.url(v, desc, &s)
-	s.Transport = transport(text(field(v, "type")), command, s.URL)
+	s.Transport = transport(text(v.Get("type")), command, s.URL)
 	c.env(v, desc, &s)
 	c.headers(v, desc)
-	if ef := field(v, "envFile"); text(ef) != "" {
-		s.EnvFile = &model.Str{Value: text(ef), Loc: c.loc(ef)}
+	if ef := v.Get("envFile"); text(ef) != "" {
+		s.EnvFile = &model.Str{Value: text(ef), Loc: c.loc(ef.Line)}
 	}
-	for _, t := range elements(field(v, "tools")) {
+	for _, t := range elements(v.Get("tools")) {
 		s.AllTools = s.AllTools || text(t) == "*"
 	}
-	if tv := field(v, "trust"); tv != nil {
-		if b, ok := boolean(tv); ok {
-			s.Trusted = &model.Bool{Value: b, Loc: c.loc(tv)}
-		}
+	if tv := v.Get("trust"); tv != nil && tv.Kind == jsonpos.Bool {
+		s.Trusted = &model.Bool{Value: tv.Bool, Loc: c.loc(tv.Line)}
 	}
 	return s
 }
@@ -166,4 +163,35 @@ func transport(typ, command, url string) string {
 	default:
 		return t
 	}
+}
+
+// members lists an object's members in file order; nil for anything else.
+func members(v *jsonpos.Value) []jsonpos.Member {
+	if v == nil || v.Kind != jsonpos.Object {
+		return nil
+	}
+	return v.Members
+}
+
+// elements lists an array's values; nil for anything else.
+func elements(v *jsonpos.Value) []*jsonpos.Value {
+	if v == nil || v.Kind != jsonpos.Array {
+		return nil
+	}
+	return v.Elems
+}
+
+// text returns a string's value, a number's or boolean's JSON text, and ""
+// for null, objects, arrays and absent values.
+func text(v *jsonpos.Value) string {
+	if v == nil {
+		return ""
+	}
+	switch v.Kind {
+	case jsonpos.String, jsonpos.Number:
+		return v.Str
+	case jsonpos.Bool:
+		return strconv.FormatBool(v.Bool)
+	}
+	return ""
 }

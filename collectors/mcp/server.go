@@ -3,18 +3,17 @@ package mcp
 import (
 	"strings"
 
-	"github.com/tailscale/hujson"
-
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/jsonpos"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
 // url reads the server's endpoint (url; Gemini's httpUrl; Windsurf's
 // serverUrl), redacted, and the secrets it embeds.
-func (c *collector) url(v *hujson.Value, desc string, s *model.MCPServer) {
-	var at *hujson.Value
+func (c *collector) url(v *jsonpos.Value, desc string, s *model.MCPServer) {
+	var at *jsonpos.Value
 	for _, key := range []string{"url", "httpUrl", "serverUrl"} {
-		if u := field(v, key); text(u) != "" {
+		if u := v.Get(key); text(u) != "" {
 			at = u
 			break
 		}
@@ -39,13 +38,13 @@ func (c *collector) url(v *hujson.Value, desc string, s *model.MCPServer) {
 // env classifies the server's environment: literal secrets become
 // credentials, references (${VAR}, ${env:VAR}, ${input:id}) are recorded
 // as what they forward.
-func (c *collector) env(v *hujson.Value, desc string, s *model.MCPServer) {
-	for _, m := range members(field(v, "env")) {
-		ev := model.EnvVar{Name: m.name, SensitiveName: secrets.SensitiveName(m.name), Loc: c.loc(m.key)}
-		r, from := classify(m.name, text(m.value))
+func (c *collector) env(v *jsonpos.Value, desc string, s *model.MCPServer) {
+	for _, m := range members(v.Get("env")) {
+		ev := model.EnvVar{Name: m.Key, SensitiveName: secrets.SensitiveName(m.Key), Loc: c.loc(m.Line)}
+		r, from := classify(m.Key, text(m.Value))
 		if r != nil {
 			ev.Secret = r
-			c.credential(*r, "env", desc+" env "+m.name, m.value)
+			c.credential(*r, "env", desc+" env "+m.Key, m.Value)
 		}
 		ev.FromHost = from
 		s.Env = append(s.Env, ev)
@@ -54,10 +53,10 @@ func (c *collector) env(v *hujson.Value, desc string, s *model.MCPServer) {
 
 // headers records the literal credentials of the server's HTTP headers
 // (the model keeps no header values).
-func (c *collector) headers(v *hujson.Value, desc string) {
-	for _, m := range members(field(v, "headers")) {
-		if r := headerSecret(m.name, text(m.value)); r != nil {
-			c.credential(*r, "header", desc+" header "+m.name, m.value)
+func (c *collector) headers(v *jsonpos.Value, desc string) {
+	for _, m := range members(v.Get("headers")) {
+		if r := headerSecret(m.Key, text(m.Value)); r != nil {
+			c.credential(*r, "header", desc+" header "+m.Key, m.Value)
 		}
 	}
 }

@@ -1,8 +1,6 @@
 // Package jsonpos parses JSON (and JSONC: comments, trailing commas) into a
-// small tree whose every key and value knows its line, for the agent settings
-// collectors (claude, gemini, cursor). It lives under collectors/claude only
-// because helpers may not create directories outside their own; it has no
-// Claude-specific code and can move to collectors/internal unchanged.
+// small tree whose every key and value knows its line, for the collectors of
+// agent settings and MCP configs (claude, gemini, cursor, mcp).
 package jsonpos
 
 import (
