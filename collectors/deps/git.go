@@ -247,7 +247,7 @@ type treeEntry struct {
 func (r *repo) batch(ctx context.Context, revs, paths []string) (map[string]object, error) {
 	type want struct{ rev, dir, base, name string }
 	var wants []want
-	var trees []string // "rev:dir" requests, in order
+	var trees []string // "rev:dir" requests, every folder from the root down, in order
 	seen := map[string]bool{}
 	for _, rev := range revs {
 		if rev == "" {
@@ -259,11 +259,16 @@ func (r *repo) batch(ctx context.Context, revs, paths []string) (map[string]obje
 			}
 			full := r.prefix + p
 			dir, base := path.Split(full)
-			tree := rev + ":" + strings.TrimSuffix(dir, "/")
-			wants = append(wants, want{rev, tree, base, rev + ":" + full})
-			if !seen[tree] {
-				seen[tree] = true
-				trees = append(trees, tree)
+			dir = strings.TrimSuffix(dir, "/")
+			wants = append(wants, want{rev, dir, base, rev + ":" + full})
+			for d := dir; ; d = parentDir(d) {
+				if t := rev + ":" + d; !seen[t] {
+					seen[t] = true
+					trees = append(trees, t)
+				}
+				if d == "" {
+					break
+				}
 			}
 		}
 	}
@@ -285,31 +290,55 @@ func (r *repo) batch(ctx context.Context, revs, paths []string) (map[string]obje
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("run git: %w", err)
 	}
+	// Requests are written while answers are read: cat-file stops reading
+	// its input once its output pipe is full, so writing a long request list
+	// before reading would block both processes for good.
+	send := func(lines []string, close bool) <-chan error {
+		done := make(chan error, 1)
+		go func() {
+			w := bufio.NewWriter(stdin)
+			for _, l := range lines {
+				w.WriteString(l)
+				w.WriteByte('\n')
+			}
+			err := w.Flush()
+			if close {
+				if cerr := stdin.Close(); err == nil {
+					err = cerr
+				}
+			}
+			done <- err
+		}()
+		return done
+	}
 	br := bufio.NewReaderSize(stdout, 64<<10)
 	objs, perr := func() (map[string]object, error) {
 		// Without --buffer cat-file flushes each answer, so the two rounds
-		// can be asked one after the other on the same process.
-		if _, err := io.WriteString(stdin, strings.Join(trees, "\n")+"\n"); err != nil {
-			return nil, err
-		}
-		entries := map[string]map[string]treeEntry{}
+		// are asked one after the other on the same process.
+		sent := send(trees, false)
+		read := map[string]map[string]treeEntry{} // "rev:dir" -> entries, for the trees git gave
 		for _, t := range trees {
 			o, err := readObject(br)
 			if err != nil {
 				return nil, err
 			}
 			if o.typ == "tree" {
-				entries[t], err = parseTree(o.data, o.oidLen)
-				if err != nil {
+				if read[t], err = parseTree(o.data, o.oidLen); err != nil {
 					return nil, err
 				}
 			}
 		}
+		if err := <-sent; err != nil {
+			return nil, err
+		}
 		objs := make(map[string]object, len(wants))
-		var blobs []string // names whose blob is asked for, in order
-		var req strings.Builder
+		var blobs, oids []string // names whose blob is asked for, and their ids, in order
 		for _, w := range wants {
-			e, ok := entries[w.dir][w.base]
+			es, state := dirState(read, w.rev, w.dir)
+			if state == dirUnknown {
+				continue // left to a call of its own, which names the fault
+			}
+			e, ok := es[w.base]
 			switch {
 			case !ok:
 				objs[w.name] = object{missing: true}
@@ -318,16 +347,10 @@ func (r *repo) batch(ctx context.Context, revs, paths []string) (map[string]obje
 			case e.mode == "160000":
 				objs[w.name] = object{err: errors.New("not a file (a submodule)")}
 			default:
-				blobs = append(blobs, w.name)
-				req.WriteString(e.oid + "\n")
+				blobs, oids = append(blobs, w.name), append(oids, e.oid)
 			}
 		}
-		if _, err := io.WriteString(stdin, req.String()); err != nil {
-			return nil, err
-		}
-		if err := stdin.Close(); err != nil {
-			return nil, err
-		}
+		sent = send(oids, true)
 		for _, n := range blobs {
 			o, err := readObject(br)
 			if err != nil {
@@ -339,6 +362,9 @@ func (r *repo) batch(ctx context.Context, revs, paths []string) (map[string]obje
 			default:
 				objs[n] = object{data: o.data, err: o.err}
 			}
+		}
+		if err := <-sent; err != nil {
+			return nil, err
 		}
 		return objs, nil
 	}()
@@ -352,6 +378,40 @@ func (r *repo) batch(ctx context.Context, revs, paths []string) (map[string]obje
 		return nil, fmt.Errorf("cat-file: %w", perr)
 	}
 	return objs, nil
+}
+
+// parentDir is the folder holding dir ("" for the root).
+func parentDir(dir string) string {
+	if i := strings.LastIndexByte(dir, '/'); i >= 0 {
+		return dir[:i]
+	}
+	return ""
+}
+
+const (
+	dirPresent = iota // its tree was read
+	dirAbsent         // its parent's tree, read, does not hold it as a folder
+	dirUnknown        // git gave no tree for it though it should exist (corrupt, not fetched)
+)
+
+// dirState says whether a folder exists at rev, from the trees read. cat-file
+// answers "missing" both for a folder that is not there and for a tree object
+// it cannot read; only the parent's tree tells them apart.
+func dirState(read map[string]map[string]treeEntry, rev, dir string) (map[string]treeEntry, int) {
+	if es, ok := read[rev+":"+dir]; ok {
+		return es, dirPresent
+	}
+	if dir == "" {
+		return nil, dirUnknown // the commit's own tree
+	}
+	pes, state := dirState(read, rev, parentDir(dir))
+	if state != dirPresent {
+		return nil, state
+	}
+	if e, ok := pes[dir[strings.LastIndexByte(dir, '/')+1:]]; ok && strings.HasPrefix(e.mode, "4") {
+		return nil, dirUnknown
+	}
+	return nil, dirAbsent
 }
 
 // batchObject is one answer of cat-file --batch.

@@ -2,10 +2,12 @@ package deps
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sandbox-audit/sandbox-audit/model"
@@ -146,4 +148,66 @@ func FuzzParseTree(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPrefetchLargeChange: a change touching more files than the pipes
+// hold finishes (requests are written while answers are read).
+func TestPrefetchLargeChange(t *testing.T) {
+	g := newGitRepo(t)
+	files := map[string]string{}
+	for i := range 1200 {
+		files[fmt.Sprintf("packages/pkg-%04d/package.json", i)] = `{"name":"p","version":"1.0.0","dependencies":{"left-pad":"1.3.0"}}`
+	}
+	g.write(files)
+	g.commit("base")
+	for p := range files {
+		files[p] = `{"name":"p","version":"1.0.1","dependencies":{"left-pad":"1.3.0"}}`
+	}
+	g.write(files)
+	g.commit("bump every package")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	d, _, err := Scan(ctx, Options{Repo: g.dir, Base: "HEAD~1", Head: "HEAD", DBDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.ChangedFiles) != 1200 {
+		t.Errorf("%d changed files, want 1200", len(d.ChangedFiles))
+	}
+}
+
+// TestPrefetchUnreadableTree: a folder whose tree git cannot read (corrupt,
+// or not fetched in a partial clone) is an error, not an absent folder whose
+// lockfile the change would seem to add whole.
+func TestPrefetchUnreadableTree(t *testing.T) {
+	g := newGitRepo(t)
+	g.copyDir(filepath.Join(fixtureDir, "npm", "base"), "app")
+	g.commit("base")
+	g.copyDir(filepath.Join(fixtureDir, "npm", "head"), "app")
+	g.commit("head")
+	tree := strings.TrimSpace(g.run("rev-parse", "HEAD~1:app"))
+	if err := os.Remove(filepath.Join(g.dir, ".git", "objects", tree[:2], tree[2:])); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	r, err := openRepo(ctx, g.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := strings.TrimSpace(g.run("rev-parse", "HEAD~1"))
+	paths := []string{"app/package-lock.json", "app/package.json", "gone/package.json"}
+	r.prefetch(ctx, []string{base}, paths)
+	if _, cached := r.objects[base+":app/package-lock.json"]; cached {
+		t.Error("a file under an unreadable tree was answered from the batch")
+	}
+	if o, cached := r.objects[base+":gone/package.json"]; !cached || !o.missing {
+		t.Errorf("a file under an absent folder: cached=%v %+v, want missing", cached, o)
+	}
+	if _, err := r.exists(ctx, base, paths[:1]); err == nil {
+		t.Error("no error for a file under an unreadable tree")
+	}
+	d, _, err := Scan(ctx, Options{Repo: g.dir, Base: "HEAD~1", Head: "HEAD", DBDir: t.TempDir()})
+	if err == nil {
+		t.Errorf("scan over an unreadable tree succeeded with %d packages", len(d.Packages))
+	}
 }
