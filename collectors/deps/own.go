@@ -17,7 +17,8 @@ import (
 // lockfile diff never makes. The formats are small and fixed; each reader
 // lists what syft's cataloger lists (TestOwnMatchesSyft runs syft's
 // catalogers beside them), plus the development sections syft leaves out
-// of Pipfile.lock and composer.lock: those install, and run, too.
+// of Pipfile.lock and composer.lock (those install, and run, too) and a
+// go.mod requirement of which only another version is excluded.
 // npm, yarn, pnpm, bun and Ruby lockfiles are still cataloged by syft.
 
 // indexPdmLock reads pdm.lock: [[package]] tables like poetry.lock's, one
@@ -54,7 +55,7 @@ func indexPdmLock(text []byte) (*lockIndex, error) {
 		case p.Git != "":
 			e.source, e.host, e.installScript = srcGit, urlHost(p.Git), true
 		case p.URL != "":
-			e.source, e.host, e.installScript = srcTarball, urlHost(p.URL), !strings.HasSuffix(p.URL, ".whl")
+			e.source, e.host, e.installScript = pySource(p.URL)
 		case p.Path != "" || p.Editable:
 			e.source, e.host = srcPath, ""
 		}

@@ -17,7 +17,8 @@ import (
 // directives). Its packages are what syft's go.mod cataloger reports: each
 // requirement; a replacement by another module stands in for the module it
 // replaces, one by a local directory keeps the module's path (a path
-// source: code from outside any registry); excluded modules are dropped.
+// source: code from outside any registry); a requirement of an excluded
+// version is dropped.
 func indexGoMod(text []byte) (*lockIndex, error) {
 	ix := newLockIndex(text)
 	f, err := modfile.Parse("go.mod", text, nil)
@@ -49,8 +50,13 @@ func indexGoMod(text []byte) (*lockIndex, error) {
 		delete(mods, r.Old.Path)
 		put(r.New.Path, mod{r.New.Version, e})
 	}
+	// syft drops an excluded module whatever its version; only the version
+	// named is excluded, and a change that adds "exclude m v0.0.1" while
+	// requiring a new m must still show the new m.
 	for _, x := range f.Exclude {
-		delete(mods, x.Mod.Path)
+		if m, ok := mods[x.Mod.Path]; ok && m.version == x.Mod.Version {
+			delete(mods, x.Mod.Path)
+		}
 	}
 	for _, p := range order {
 		if m, ok := mods[p]; ok {
