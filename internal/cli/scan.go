@@ -226,16 +226,51 @@ func (o *scanOptions) emit(cmd *cobra.Command, rep *reports.Report) error {
 }
 
 // writeFile writes the report to path as it is rendered, not built whole
-// in memory first: a large scan's report is tens of megabytes. A report that
-// fails half-way is removed rather than left truncated (unless path is not a
-// regular file, such as /dev/stdout or a pipe).
+// in memory first: a large scan's report is tens of megabytes. A regular
+// file is written beside its target and renamed over it, so a report that
+// fails half-way leaves the previous one whole (a symlink at path keeps
+// pointing where it did); anything else (/dev/stdout, a pipe) is written
+// directly.
 func writeFile(path string, w reports.Writer, rep *reports.Report) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("write report: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	target := path
+	if st, err := os.Stat(path); err == nil {
+		if !st.Mode().IsRegular() {
+			if err := writeTo(path, os.O_WRONLY, w, rep); err != nil {
+				return fmt.Errorf("write report: %w", err)
+			}
+			return nil
+		}
+		if target, err = filepath.EvalSymlinks(path); err != nil {
+			return fmt.Errorf("write report: %w", err)
+		}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), ".sandbox-audit-report-*")
 	if err != nil {
 		return fmt.Errorf("write report: %w", err)
+	}
+	name := tmp.Name()
+	tmp.Close()
+	err = writeTo(name, os.O_WRONLY|os.O_TRUNC, w, rep)
+	if err == nil {
+		err = os.Chmod(name, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(name, target)
+	}
+	if err != nil {
+		os.Remove(name)
+		return fmt.Errorf("write report: %w", err)
+	}
+	return nil
+}
+
+func writeTo(path string, flag int, w reports.Writer, rep *reports.Report) error {
+	f, err := os.OpenFile(path, flag, 0)
+	if err != nil {
+		return err
 	}
 	bw := bufio.NewWriterSize(f, 64<<10)
 	err = w.Write(bw, rep)
@@ -245,13 +280,7 @@ func writeFile(path string, w reports.Writer, rep *reports.Report) error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err != nil {
-		if st, serr := os.Stat(path); serr == nil && st.Mode().IsRegular() {
-			os.Remove(path)
-		}
-		return fmt.Errorf("write report: %w", err)
-	}
-	return nil
+	return err
 }
 
 // colorOK: colors only for a terminal, and never when NO_COLOR is set.
