@@ -19,12 +19,18 @@ import (
 // collects, and the 5,000-file bench corpus (~45 MB live) peaks at about
 // 120 MB. A scan whose live heap exceeds the limit slows down (the runtime
 // caps GC CPU) rather than fails. GOMEMLIMIT or GOGC set in the environment
-// restore Go's own pacing with the user's values.
+// restore Go's own pacing with the user's values; a cgroup memory limit
+// under twice this lowers it to half the cgroup's.
 const softMemoryLimit = 96 << 20
 
 func main() {
 	if os.Getenv("GOMEMLIMIT") == "" && os.Getenv("GOGC") == "" {
-		debug.SetMemoryLimit(softMemoryLimit)
+		limit := int64(softMemoryLimit)
+		// In a cgroup allowed less (a small sandbox), collect by half of it.
+		if cg := cgroupMemoryLimit("/"); cg > 0 && cg/2 < limit {
+			limit = cg / 2
+		}
+		debug.SetMemoryLimit(limit)
 		debug.SetGCPercent(-1)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
