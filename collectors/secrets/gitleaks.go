@@ -188,7 +188,9 @@ func liftStopWords(vc *config.ViperConfig) map[string][]string {
 }
 
 // stopWord reports whether secret holds one of the list's stop words, as
-// gitleaks' Allowlist.ContainsStopWord does (case-insensitively).
+// gitleaks' Allowlist.ContainsStopWord does (case-insensitively). Never call
+// ContainsStopWord on these lists: its trie was built from the marker word
+// alone and matches nothing.
 func stopWord(a *config.Allowlist, secret string) bool {
 	if len(a.StopWords) == 0 || secret == "" {
 		return false
