@@ -51,14 +51,7 @@ func indexPdmLock(text []byte) (*lockIndex, error) {
 			names = append(names, f.File)
 		}
 		e.installScript = sdistOnly(names)
-		switch {
-		case p.Git != "":
-			e.source, e.host, e.installScript = srcGit, urlHost(p.Git), true
-		case p.URL != "":
-			e.source, e.host, e.installScript = pySource(p.URL)
-		case p.Path != "" || p.Editable:
-			e.source, e.host = srcPath, ""
-		}
+		pyOrigin(&e, p.Git, p.URL, p.Path != "" || p.Editable)
 		ix.addOwn(ecoPyPI, p.Name, p.Version, e)
 	}
 	return ix, nil
@@ -99,18 +92,25 @@ func indexPipfileLock(text []byte) (*lockIndex, error) {
 			if h, ok := index[p.Index]; ok && p.Index != "" {
 				e.host = h
 			}
-			switch {
-			case p.Git != "":
-				e.source, e.host, e.installScript = srcGit, urlHost(p.Git), true
-			case p.File != "":
-				e.source, e.host, e.installScript = pySource(p.File)
-			case p.Path != "" || p.Editable:
-				e.source, e.host = srcPath, ""
-			}
+			pyOrigin(&e, p.Git, p.File, p.Path != "" || p.Editable)
 			ix.addOwn(ecoPyPI, name, strings.TrimPrefix(p.Version, "=="), e)
 		}
 	}
 	return ix, nil
+}
+
+// pyOrigin marks a Python lock entry that does not come from an index: a
+// VCS checkout or an sdist URL builds (runs code) on install; a local path is
+// outside any registry.
+func pyOrigin(e *entry, git, url string, local bool) {
+	switch {
+	case git != "":
+		e.source, e.host, e.installScript = srcGit, urlHost(git), true
+	case url != "":
+		e.source, e.host, e.installScript = pySource(url)
+	case local:
+		e.source, e.host = srcPath, ""
+	}
 }
 
 // indexComposerLock reads composer.lock: "packages" and "packages-dev".
