@@ -132,7 +132,13 @@ func indexComposerLock(text []byte) (*lockIndex, error) {
 		return nil, jsonErr(ix, dec, err)
 	}
 	for _, p := range append(lock.Packages, lock.PackagesDev...) {
-		e := entry{line: lineAfter(ix, 0, `"`+p.Name+`"`), source: srcRegistry, installScript: p.Type == "composer-plugin"}
+		// The package's own "name" member, not an earlier package's
+		// "require" naming it (composer writes `"name": "vendor/pkg"`).
+		line := lineAfter(ix, 0, `"name": "`+p.Name+`"`)
+		if line == 1 {
+			line = lineAfter(ix, 0, `"`+p.Name+`"`)
+		}
+		e := entry{line: line, source: srcRegistry, installScript: p.Type == "composer-plugin"}
 		switch {
 		case p.Dist.Type == "path":
 			e.source = srcPath

@@ -156,7 +156,7 @@ func TestScanPipfileComposerPdm(t *testing.T) {
 "develop": {}}
 `
 	composerBase := `{"packages": [
-  {"name": "monolog/monolog", "version": "2.9.1", "dist": {"type": "zip", "url": "https://api.github.com/x"}, "notification-url": "https://packagist.org/downloads/"}
+  {"name": "monolog/monolog", "version": "2.9.1", "require": {"acme/plugin": "^1.0"}, "dist": {"type": "zip", "url": "https://api.github.com/x"}, "notification-url": "https://packagist.org/downloads/"}
 ], "packages-dev": []}
 `
 	pdmBase := "[[package]]\nname = \"idna\"\nversion = \"3.6\"\nfiles = [{file = \"idna-3.6-py3-none-any.whl\"}]\n"
