@@ -122,7 +122,7 @@ func walk(ctx context.Context, root string, cs []Collector, exclude []string) ([
 			if p == root {
 				return err
 			}
-			errs = append(errs, model.Error{File: rel, Message: "cannot read: " + reason(err)})
+			errs = append(errs, model.Error{File: rel, Message: "cannot read: " + Reason(err)})
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
 			}
@@ -182,7 +182,7 @@ func walk(ctx context.Context, root string, cs []Collector, exclude []string) ([
 func symlinkNote(root, p string) string {
 	target, err := filepath.EvalSymlinks(p)
 	if err != nil {
-		return "symlink not followed: " + reason(err)
+		return "symlink not followed: " + Reason(err)
 	}
 	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
@@ -245,7 +245,7 @@ func collectOne(ctx context.Context, j job, maxSize int64) (r result) {
 	}()
 	fi, err := os.Lstat(j.abs)
 	if err != nil {
-		r.err = &model.Error{File: j.path, Message: "cannot read: " + reason(err)}
+		r.err = &model.Error{File: j.path, Message: "cannot read: " + Reason(err)}
 		return r
 	}
 	if fi.Size() > maxSize {
@@ -254,7 +254,7 @@ func collectOne(ctx context.Context, j job, maxSize int64) (r result) {
 	}
 	data, err := os.ReadFile(j.abs)
 	if err != nil {
-		r.err = &model.Error{File: j.path, Message: "cannot read: " + reason(err)}
+		r.err = &model.Error{File: j.path, Message: "cannot read: " + Reason(err)}
 		return r
 	}
 	r.doc.Files = append(r.doc.Files, model.File{Path: j.path, Kind: j.c.Name()})
@@ -268,7 +268,10 @@ func collectOne(ctx context.Context, j job, maxSize int64) (r result) {
 	return r
 }
 
-func reason(err error) string {
+// Reason turns a file error into the short text an errors[] or
+// unavailable[] entry shows: "permission denied", "no such file", or the
+// system's message without the path the entry already names.
+func Reason(err error) string {
 	switch {
 	case errors.Is(err, fs.ErrPermission):
 		return "permission denied"

@@ -177,7 +177,7 @@ func loadSides(ctx context.Context, r *repo, changed []string, base, head *side)
 			data, err := r.read(ctx, s.rev, p)
 			if err != nil {
 				bad[p] = true
-				errs = append(errs, model.Error{File: p, Message: s.label() + "cannot read: " + reason(err)})
+				errs = append(errs, model.Error{File: p, Message: s.label() + "cannot read: " + collectors.Reason(err)})
 				continue
 			}
 			s.files[p] = data
@@ -212,20 +212,6 @@ func (s *side) label() string {
 		return "at base " + short(s.rev) + ": "
 	}
 	return ""
-}
-
-func reason(err error) string {
-	switch {
-	case errors.Is(err, os.ErrPermission):
-		return "permission denied"
-	case errors.Is(err, os.ErrNotExist):
-		return "no such file"
-	}
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // compare catalogs both sides, diffs them and derives the manifest signals.

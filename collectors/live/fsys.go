@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors"
 )
 
 // maxRead bounds one file read: live files are small (proc entries, configs,
@@ -149,7 +151,7 @@ func (r rootFS) readlink(p string) (string, error) {
 	return os.Readlink(hp)
 }
 
-// reason turns an error into the short text an unavailable[] entry shows.
+// reason is collectors.Reason with the errors the live reads meet besides.
 func reason(err error) string {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -163,9 +165,5 @@ func reason(err error) string {
 	case errors.Is(err, syscall.ELOOP):
 		return "too many symlinks"
 	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
+	return collectors.Reason(err)
 }
