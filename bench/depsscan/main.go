@@ -18,6 +18,7 @@ import (
 
 	fixtures "github.com/aquasecurity/bolt-fixtures"
 
+	"github.com/sandbox-audit/sandbox-audit/bench/corpus"
 	"github.com/sandbox-audit/sandbox-audit/collectors/deps"
 )
 
@@ -52,35 +53,8 @@ func gen(args []string) error {
 	bump := fs.Int("bump", 0, "packages moved one patch up")
 	add := fs.Int("add", 0, "packages added")
 	_ = fs.Parse(args)
-	pkgs := map[string]any{"": map[string]any{"name": "big", "version": "1.0.0"}}
-	entry := func(name, version string) map[string]any {
-		return map[string]any{
-			"version":      version,
-			"resolved":     fmt.Sprintf("https://registry.npmjs.org/%s/-/%s-%s.tgz", name, name, version),
-			"integrity":    fmt.Sprintf("sha512-%086d==", len(name)),
-			"dependencies": map[string]string{"dep-a": "^1.0.0", "dep-b": "^2.0.0"},
-		}
-	}
-	for i := 0; i < *n; i++ {
-		v := fmt.Sprintf("1.%d.0", i%17)
-		if i < *bump {
-			v = fmt.Sprintf("1.%d.1", i%17)
-		}
-		name := fmt.Sprintf("pkg-%04d", i)
-		pkgs["node_modules/"+name] = entry(name, v)
-	}
-	for i := 0; i < *add; i++ {
-		name := fmt.Sprintf("new-%03d", i)
-		if i == 0 {
-			name = "lodash"
-		}
-		e := entry(name, "4.17.20")
-		e["hasInstallScript"] = i%5 == 0
-		pkgs["node_modules/"+name] = e
-	}
-	enc := json.NewEncoder(os.Stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(map[string]any{"name": "big", "version": "1.0.0", "lockfileVersion": 3, "requires": true, "packages": pkgs})
+	_, err := os.Stdout.Write(corpus.PackageLock(*n, *bump, *add))
+	return err
 }
 
 // mkdb builds trivy.db from the YAML fixtures with the bolt-fixtures loader
