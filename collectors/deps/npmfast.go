@@ -21,57 +21,29 @@ func indexPackageLockFast(text []byte) (*lockIndex, bool) {
 	if i >= len(text) || text[i] != '{' {
 		return nil, false
 	}
-	i++
-	for {
-		i = skipWS(text, i)
-		if i >= len(text) || text[i] == '}' {
-			break
-		}
-		if text[i] == ',' {
-			i++
-			continue
-		}
-		ks := i
-		i = skipString(text, i)
-		key := jsonKey(text[ks:i])
-		i = skipWS(text, i) + 1 // ':'
-		vs := skipWS(text, i)
-		i = skipValue(text, vs)
+	bad := false
+	members(text, i, func(key string, _, vs, ve int) {
 		if key != "packages" {
 			if key == "dependencies" && !has {
-				continue // v2 keeps a v1 copy after "packages"; v1 alone is not ours
+				return // v2 keeps a v1 copy after "packages"; v1 alone is not ours
 			}
-			header = append(header, block{key: key, raw: text[vs:i]})
-			continue
+			header = append(header, block{key: key, raw: text[vs:ve]})
+			return
 		}
 		has = true
 		if text[vs] != '{' {
-			return nil, false
+			bad = true
+			return
 		}
-		j := vs + 1
-		for {
-			j = skipWS(text, j)
-			if j >= i || text[j] == '}' {
-				break
-			}
-			if text[j] == ',' {
-				j++
-				continue
-			}
-			eks := j
-			j = skipString(text, j)
-			k := jsonKey(text[eks:j])
-			j = skipWS(text, j) + 1
-			evs := skipWS(text, j)
-			j = skipValue(text, evs)
+		members(text, vs, func(k string, ks, evs, eve int) {
 			if k == "" {
-				root = text[evs:j]
-				continue
+				root = text[evs:eve]
+				return
 			}
-			entries = append(entries, block{key: k, raw: text[evs:j], line: ix.lines.Line(eks)})
-		}
-	}
-	if !has {
+			entries = append(entries, block{key: k, raw: text[evs:eve], line: ix.lines.Line(ks)})
+		})
+	})
+	if bad || !has {
 		return nil, false
 	}
 	// A v2 file's v1 copy is not written back: syft reads "packages".
@@ -101,6 +73,28 @@ func indexPackageLockFast(text []byte) (*lockIndex, bool) {
 	}
 	ix.pending = true
 	return ix, true
+}
+
+// members calls fn with each member of the object starting at b[i] ('{'):
+// its key, the key's offset and its value's bounds. b is valid JSON
+// (checked before).
+func members(b []byte, i int, fn func(key string, ks, vs, ve int)) {
+	for i++; ; {
+		i = skipWS(b, i)
+		if i >= len(b) || b[i] == '}' {
+			return
+		}
+		if b[i] == ',' {
+			i++
+			continue
+		}
+		ks := i
+		i = skipString(b, i)
+		key := jsonKey(b[ks:i])
+		vs := skipWS(b, skipWS(b, i)+1) // past ':'
+		i = skipValue(b, vs)
+		fn(key, ks, vs, i)
+	}
 }
 
 func skipWS(b []byte, i int) int {
