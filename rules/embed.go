@@ -12,6 +12,3 @@ import "embed"
 //
 //go:embed lib/*.rego */*.rego
 var builtin embed.FS
-
-// Builtin returns the built-in rule files.
-func Builtin() embed.FS { return builtin }

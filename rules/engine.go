@@ -43,7 +43,6 @@ type Suppression struct {
 // Engine holds the compiled rules and their prepared queries: one per shard
 // of rule packages, so the shards evaluate on all cores at once.
 type Engine struct {
-	set     *Set
 	queries []rego.PreparedEvalQuery
 }
 
@@ -81,7 +80,7 @@ func Compile(ctx context.Context, s *Set) (*Engine, error) {
 	for i, r := range s.Rules {
 		shards[i%n] = append(shards[i%n], strconv.Quote(strings.TrimPrefix(r.Package, "rules.")))
 	}
-	e := &Engine{set: s}
+	e := &Engine{}
 	for _, pkgs := range shards {
 		q, err := rego.New(
 			rego.Query(`findings := [[p, f] | some p in [`+strings.Join(pkgs, ", ")+`]; f := data.rules[p].deny[_]]`),
@@ -95,9 +94,6 @@ func Compile(ctx context.Context, s *Set) (*Engine, error) {
 	}
 	return e, nil
 }
-
-// Rules returns the METADATA of the compiled rules.
-func (e *Engine) Rules() []Meta { return e.set.Rules }
 
 // Eval runs every rule against input (the model as an OPA value), the
 // shards in parallel. Any rule error fails the whole evaluation: a rule that

@@ -143,14 +143,6 @@ func (r rootFS) readDir(p string) ([]fs.DirEntry, error) {
 	return os.ReadDir(hp)
 }
 
-func (r rootFS) readlink(p string) (string, error) {
-	hp, err := r.resolve(p, false)
-	if err != nil {
-		return "", err
-	}
-	return os.Readlink(hp)
-}
-
 // reason is collectors.Reason with the errors the live reads meet besides.
 func reason(err error) string {
 	switch {

@@ -35,11 +35,6 @@ type gate struct {
 // span is a window [s, e) of the text.
 type span struct{ s, e int }
 
-// pass reports whether text may match.
-func (g *gate) pass(text string) bool {
-	return len(g.windows(text, nil)) > 0
-}
-
 // windows returns the disjoint parts of text that hold every match of the
 // rule: one per keyword followed by an operator, merged where they touch.
 // Non-ASCII text is one window: (?i) folds K (Kelvin) to k and ſ to s,
