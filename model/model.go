@@ -79,7 +79,14 @@ type Workload struct {
 	Source string `json:"source"` // compose | kubernetes | devcontainer
 	Name   string `json:"name"`
 	Loc
-	Image *Str `json:"image,omitempty"`
+	// Role says whose workload this is: agent (the agent or untrusted code
+	// runs there), platform (databases, caches, registries, proxies,
+	// observability, UIs, control planes) or unknown. A collector sets it
+	// only when its format says so (the devcontainer's own service, an
+	// agent-sandbox CRD), with RoleReason; the scan decides the rest.
+	Role       string `json:"role,omitempty"`
+	RoleReason string `json:"role_reason,omitempty"`
+	Image      *Str   `json:"image,omitempty"`
 	// Runtime is the isolation runtime asked for: runc (default), gvisor, kata,
 	// firecracker, sysbox…, normalized from runtimeClassName / runtime / --runtime.
 	Runtime      *Str     `json:"runtime,omitempty"`
