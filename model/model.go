@@ -86,7 +86,23 @@ type Workload struct {
 	// agent-sandbox CRD), with RoleReason; the scan decides the rest.
 	Role       string `json:"role,omitempty"`
 	RoleReason string `json:"role_reason,omitempty"`
-	Image      *Str   `json:"image,omitempty"`
+	// Judged is true when the sandbox rules judge this workload: it is the
+	// agent's, or its role is unknown and no workload of the scan is known
+	// to be the agent's. Set by the scan (collectors/roles), never by a
+	// collector.
+	Judged bool `json:"judged"`
+	// ReachableBy names the agent's workload that can reach this one's
+	// container API (a Docker-in-Docker daemon or socket proxy on a network
+	// they share): its socket and privileges are then the agent's. Set by
+	// the scan.
+	ReachableBy string `json:"reachable_by,omitempty"`
+	// Networks are the compose networks the service joins ("default" when
+	// it names none); empty for other formats and for network_mode.
+	Networks []string `json:"networks"`
+	// Compose names the compose service a devcontainer runs in
+	// (dockerComposeFile + service); nil for other workloads.
+	Compose *ComposeRef `json:"compose,omitempty"`
+	Image   *Str        `json:"image,omitempty"`
 	// Runtime is the isolation runtime asked for: runc (default), gvisor, kata,
 	// firecracker, sysbox…, normalized from runtimeClassName / runtime / --runtime.
 	Runtime      *Str     `json:"runtime,omitempty"`
@@ -115,8 +131,10 @@ type Workload struct {
 	ServiceAccount      string            `json:"service_account,omitempty"`
 	Namespace           string            `json:"namespace,omitempty"`
 	Labels              map[string]string `json:"labels,omitempty"`
-	Commands            []Command         `json:"commands"`
-	Features            []Str             `json:"features"` // devcontainer features, id without version
+	// Annotations are a Kubernetes pod template's annotations.
+	Annotations map[string]string `json:"annotations,omitempty"`
+	Commands    []Command         `json:"commands"`
+	Features    []Str             `json:"features"` // devcontainer features, id without version
 
 	// ServiceAccountTokenFrom says what decided ServiceAccountToken: pod
 	// (the pod spec), service-account (the ServiceAccount object) or
@@ -125,6 +143,15 @@ type Workload struct {
 	// RuntimeClass is the Kubernetes runtimeClassName as written; Runtime
 	// holds the isolation it resolves to through RuntimeClass objects.
 	RuntimeClass string `json:"runtime_class,omitempty"`
+}
+
+// ComposeRef is the compose service a devcontainer.json runs in: its
+// dockerComposeFile entries (root-relative), service and runServices.
+type ComposeRef struct {
+	Files       []string `json:"files"`
+	Service     string   `json:"service"`
+	RunServices []string `json:"run_services"`
+	Loc
 }
 
 // Egress is what the configuration declares about outbound traffic.

@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/roles"
 	"github.com/sandbox-audit/sandbox-audit/rules"
 )
 
@@ -30,6 +31,9 @@ type Config struct {
 	Params   map[string]any        `yaml:"params"`
 	Probes   Probes                `yaml:"probes"`
 	Waivers  []Waiver              `yaml:"waivers"`
+	// Sandboxes names the agent's sandboxes (and platform workloads)
+	// among the scanned workloads; see collectors/roles.
+	Sandboxes []roles.Selector `yaml:"sandboxes"`
 
 	// Path is where the file was read from (relative to the scanned root
 	// when it lies inside it), for findings that point at a waiver.
@@ -91,6 +95,13 @@ func ParseConfig(name string, b []byte) (*Config, error) {
 					}
 				}
 			}
+			if m.Content[i].Value == "sandboxes" && m.Content[i+1].Kind == yaml.SequenceNode {
+				for j, w := range m.Content[i+1].Content {
+					if j < len(c.Sandboxes) {
+						c.Sandboxes[j].Line = w.Line
+					}
+				}
+			}
 		}
 	}
 	if err := c.validate(); err != nil {
@@ -122,6 +133,11 @@ func (c *Config) validate() error {
 	for id, r := range c.Rules {
 		if r.Mode != "" && r.Mode != "enforced" && r.Mode != "disabled" {
 			return fmt.Errorf("rules.%s.mode %q must be enforced or disabled", id, r.Mode)
+		}
+	}
+	for i, sb := range c.Sandboxes {
+		if err := sb.Validate(); err != nil {
+			return fmt.Errorf("sandboxes[%d] (line %d): %v", i, sb.Line, err)
 		}
 	}
 	for i, w := range c.Waivers {

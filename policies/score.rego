@@ -26,7 +26,9 @@ active contains f if {
 	not f.suppressed
 }
 
-posture(p) := [f | some f in active; f.category != "dependencies"; f.property == p]
+# Dependency findings gate but speak for no property; platform notes (about
+# workloads that are not the agent's sandbox) do neither.
+posture(p) := [f | some f in active; not f.category in {"dependencies", "platform"}; f.property == p]
 
 score(p) := 0 if not p in coverage.checked
 
@@ -91,7 +93,7 @@ any_fail if {
 
 fail_on := object.get(input.settings, "fail_on", "high")
 
-gating := [f | some f in active; fail_on != "none"; rank[f.severity] >= rank[fail_on]]
+gating := [f | some f in active; f.category != "platform"; fail_on != "none"; rank[f.severity] >= rank[fail_on]]
 
 reasons contains sprintf("%d finding(s) at or above %s", [total(gating), fail_on]) if count(gating) > 0
 

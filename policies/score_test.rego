@@ -99,3 +99,15 @@ test_grouped_findings_count_each if {
 	r.properties.network.status == "pass"
 	r.gate.reasons == ["2 finding(s) at or above high"]
 }
+
+# Notes about workloads that are not the agent's sandbox change no property
+# and never gate, whatever fail_on says.
+test_platform_notes_change_nothing if {
+	r := score.result with input as object.union(base, {"settings": {"fail_on": "info"}, "findings": [
+		{"rule_id": "runtime-socket-mounted", "property": "disposable", "severity": "info", "category": "platform"},
+	]})
+	r.properties.disposable.status == "pass"
+	r.properties.disposable.score == 100
+	r.properties.disposable.findings == 0
+	r.gate.passed
+}

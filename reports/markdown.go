@@ -26,6 +26,21 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 		for _, p := range r.Properties.Each() {
 			fmt.Fprintf(ew, "| %s | %s | %s | %d |\n", p.Name, statusIcon[p.Status], scoreText(p), p.Findings)
 		}
+		if len(r.Workloads) > 0 {
+			line, show := workloadsLine(r.Workloads)
+			fmt.Fprintf(ew, "\n**Workloads:** %s\n", line)
+			if show {
+				fmt.Fprintf(ew, "\n<details><summary>Which workloads were judged as the agent's sandbox</summary>\n\n| Role | Judged | Workload | Why |\n|---|---|---|---|\n")
+				shown := r.Workloads[:min(len(r.Workloads), workloadRows)]
+				for _, w := range shown {
+					fmt.Fprintf(ew, "| %s | %s | %s `%s:%d` | %s |\n", w.Role, yesNo(w.Judged), mdEscape(workloadName(w)), w.File, w.Line, mdEscape(w.Reason))
+				}
+				if more := len(r.Workloads) - len(shown); more > 0 {
+					fmt.Fprintf(ew, "\n… and %d more in the JSON report.\n", more)
+				}
+				fmt.Fprintf(ew, "\n</details>\n")
+			}
+		}
 		if s := depsSummary(r.Dependencies); s != "" {
 			fmt.Fprintf(ew, "\n**Dependencies:** %s\n", mdEscape(s))
 		}

@@ -15,12 +15,15 @@ import (
 
 // Report is the JSON output contract (DESIGN.md) and what every format renders.
 type Report struct {
-	Tool         Tool            `json:"tool"`
-	Targets      []string        `json:"targets"`
-	Verdict      string          `json:"verdict"`
-	Properties   Properties      `json:"properties"`
-	Gate         policies.Gate   `json:"gate"`
-	Environment  *model.Live     `json:"environment,omitempty"`
+	Tool        Tool          `json:"tool"`
+	Targets     []string      `json:"targets"`
+	Verdict     string        `json:"verdict"`
+	Properties  Properties    `json:"properties"`
+	Gate        policies.Gate `json:"gate"`
+	Environment *model.Live   `json:"environment,omitempty"`
+	// Workloads are the containers the scan read, with the role it gave
+	// each (agent, platform, unknown) and whether the sandbox rules judged it.
+	Workloads    []Workload      `json:"workloads"`
 	Findings     []rules.Finding `json:"findings"`
 	Errors       []model.Error   `json:"errors"`
 	Dependencies *model.Deps     `json:"dependencies,omitempty"`

@@ -48,6 +48,23 @@ func (Table) Write(w io.Writer, r *Report) error {
 			return err
 		}
 	}
+	if len(r.Workloads) > 0 && !r.DepsOnly {
+		line, show := workloadsLine(r.Workloads)
+		fmt.Fprintf(ew, "\nWorkloads: %s\n", line)
+		if show {
+			rows = rows[:0]
+			shown := r.Workloads[:min(len(r.Workloads), workloadRows)]
+			for _, w := range shown {
+				rows = append(rows, []string{w.Role, yesNo(w.Judged), fmt.Sprintf("%s (%s:%d)", workloadName(w), w.File, w.Line), w.Reason})
+			}
+			if err := RenderTable(ew, []string{"Role", "Judged", "Workload", "Why"}, rows); err != nil {
+				return err
+			}
+			if more := len(r.Workloads) - len(shown); more > 0 {
+				fmt.Fprintf(ew, "… and %d more workload(s) in the JSON report\n", more)
+			}
+		}
+	}
 	act, sup := active(r.Findings)
 	fmt.Fprintf(ew, "\nFindings: %d", len(act))
 	if len(sup) > 0 {

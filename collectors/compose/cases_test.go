@@ -21,7 +21,7 @@ func s(v string, n int) model.Str   { return model.Str{Value: v, Loc: l(n)} }
 func sp(v string, n int) *model.Str { x := s(v, n); return &x }
 func bp(v bool, n int) *model.Bool  { return &model.Bool{Value: v, Loc: l(n)} }
 func wl(name string, n int) model.Workload {
-	return model.Workload{ID: "compose:" + f + ":" + name, Source: "compose", Name: name, Loc: l(n)}
+	return model.Workload{ID: "compose:" + f + ":" + name, Source: "compose", Name: name, Loc: l(n), Networks: []string{"default"}}
 }
 
 func TestCollectCases(t *testing.T) {
@@ -73,6 +73,7 @@ networks:
 		want: []model.Workload{
 			func() model.Workload {
 				w := wl("none", 2)
+				w.Networks = nil // network_mode replaces networks
 				w.NetworkMode = sp("none", 2)
 				w.Egress = &model.Egress{Restricted: true, By: "network_mode: none", Loc: l(2)}
 				return w
@@ -85,12 +86,14 @@ networks:
 			}(),
 			func() model.Workload {
 				w := wl("both", 4)
+				w.Networks = []string{"back", "default"}
 				w.Egress = &model.Egress{Restricted: true, By: "internal network: back, default", Loc: l(5)}
 				return w
 			}(),
-			wl("mixed", 8),
+			func() model.Workload { w := wl("mixed", 8); w.Networks = []string{"back", "front"}; return w }(),
 			func() model.Workload {
 				w := wl("shared", 9)
+				w.Networks = nil
 				w.NetworkMode = sp("service:none", 9)
 				return w
 			}(),

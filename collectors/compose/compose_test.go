@@ -112,8 +112,9 @@ func TestCollectFixtures(t *testing.T) {
 			Ports:    []model.Str{s(ins, "8080:8080", 34)},
 		}, {
 			ID: "compose:" + ins + ":tools", Source: "compose", Name: "tools", Loc: l(ins, 36),
-			Image:   sp(ins, "node:20", 37),
-			HostIPC: b(ins, true, 38),
+			Image:    sp(ins, "node:20", 37),
+			HostIPC:  b(ins, true, 38),
+			Networks: []string{"default"},
 			Env: []model.EnvVar{
 				{Name: "NPM_TOKEN", SensitiveName: true, FromHost: "NPM_TOKEN", Loc: l(ins, 40)},
 				{Name: "OPENAI_API_KEY", SensitiveName: true, Secret: openai(), Loc: l(ins, 41)},
@@ -140,10 +141,12 @@ func TestCollectFixtures(t *testing.T) {
 				{Name: "HTTPS_PROXY", Loc: l(hard, 21)},
 				{Name: "ANTHROPIC_API_KEY", SensitiveName: true, FromHost: "ANTHROPIC_API_KEY", Loc: l(hard, 22)},
 			},
-			Egress: &model.Egress{Restricted: true, By: "internal network: sandbox", Loc: l(hard, 16)},
+			Egress:   &model.Egress{Restricted: true, By: "internal network: sandbox", Loc: l(hard, 16)},
+			Networks: []string{"sandbox"},
 		}), hardening(model.Workload{
 			ID: "compose:" + hard + ":egress-proxy", Source: "compose", Name: "egress-proxy", Loc: l(hard, 24),
-			Image: sp(hard, "ghcr.io/acme/allowlist-proxy@sha256:9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3928170615d4c3b2a190", 26),
+			Image:    sp(hard, "ghcr.io/acme/allowlist-proxy@sha256:9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3928170615d4c3b2a190", 26),
+			Networks: []string{"sandbox", "egress"},
 		})},
 	}}
 	for _, tt := range tests {

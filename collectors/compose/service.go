@@ -5,6 +5,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -104,6 +105,9 @@ func (s *service) read(es []entry) {
 			s.buildArgs(v)
 		case "command", "entrypoint":
 			s.commandSecrets(e.key.Value, v)
+			s.command(e.key.Value, v)
+		case "labels":
+			s.labels(v)
 		}
 	}
 }
@@ -199,6 +203,7 @@ func (s *service) egress(internal map[string]model.Loc) {
 		nets = []string{"default"}
 		line = internal["default"].Line
 	}
+	s.w.Networks = nets
 	for _, n := range nets {
 		if _, ok := internal[n]; !ok {
 			return
@@ -208,5 +213,45 @@ func (s *service) egress(internal map[string]model.Loc) {
 		Restricted: true,
 		By:         "internal network: " + strings.Join(nets, ", "),
 		Loc:        model.Loc{File: s.file, Line: line},
+	}
+}
+
+// command keeps the service's command or entrypoint (secrets redacted):
+// what it runs tells whether the agent runs there.
+func (s *service) command(key string, n *yaml.Node) {
+	var parts []string
+	if its := items(n); its != nil {
+		for _, it := range its {
+			if p, ok := scalar(it); ok {
+				parts = append(parts, p)
+			}
+		}
+	} else if p, ok := scalar(n); ok {
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return
+	}
+	s.w.Commands = append(s.w.Commands, model.Command{Phase: key, Text: secrets.Redact(strings.Join(parts, " ")), Loc: s.loc(n)})
+}
+
+// labels reads the service's labels, as a mapping or a list of key=value.
+func (s *service) labels(n *yaml.Node) {
+	out := map[string]string{}
+	if its := items(n); its != nil {
+		for _, it := range its {
+			if kv, ok := scalar(it); ok {
+				k, v, _ := strings.Cut(kv, "=")
+				out[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			}
+		}
+	} else {
+		for _, e := range mapping(n) {
+			v, _ := scalar(e.val)
+			out[e.key.Value] = v
+		}
+	}
+	if len(out) > 0 {
+		s.w.Labels = out
 	}
 }

@@ -104,6 +104,7 @@ func TestCollectCases(t *testing.T) {
 		want: func() model.Workload {
 			w := wl(1)
 			w.Name = "app"
+			w.Compose = &model.ComposeRef{Files: []string{"docker-compose.yml"}, Service: "app", Loc: l(3)}
 			w.Privileged = bp(true, 6)
 			w.Features = []model.Str{
 				s("ghcr.io/devcontainers/features/docker-in-docker", 6),

@@ -62,8 +62,22 @@ func (r *reader) read(obj *hujson.Object) {
 				r.w.Name = s
 			}
 		case "service":
-			if s, ok := str(v); ok && r.w.Name == "" {
-				r.w.Name = s
+			if s, ok := str(v); ok {
+				if r.w.Name == "" {
+					r.w.Name = s
+				}
+				r.compose().Service = s
+				r.compose().Loc = r.loc(v.StartOffset)
+			}
+		case "dockerComposeFile":
+			for _, f := range stringsOf(v) {
+				s, _ := str(f)
+				r.compose().Files = append(r.compose().Files, path.Clean(path.Join(path.Dir(r.file), s)))
+			}
+		case "runServices":
+			for _, f := range stringsOf(v) {
+				s, _ := str(f)
+				r.compose().RunServices = append(r.compose().RunServices, s)
 			}
 		case "image":
 			r.image = r.str(v)
@@ -139,6 +153,14 @@ func (r *reader) setDockerfile(v *hujson.Value) {
 		s.Value = path.Join(path.Dir(r.file), s.Value)
 		r.dockerfile = s
 	}
+}
+
+// compose is the compose service the devcontainer runs in, made on first use.
+func (r *reader) compose() *model.ComposeRef {
+	if r.w.Compose == nil {
+		r.w.Compose = &model.ComposeRef{}
+	}
+	return r.w.Compose
 }
 
 func (r *reader) finish() {

@@ -5,6 +5,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/roles"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -83,6 +84,9 @@ func (f *file) container(p *pod, c *yaml.Node) model.Workload {
 		Loc:       f.loc(c),
 		Namespace: o.namespace,
 		Labels:    p.labels,
+		// Only the role key is kept: annotations carry large blobs
+		// (last-applied-configuration) no rule needs.
+		Annotations: roleAnnotation(p.annotations),
 	}
 	if v := get(c, "image"); str(v) != "" {
 		w.Image = &model.Str{Value: str(v), Loc: f.loc(v)}
@@ -135,6 +139,14 @@ func (f *file) boolFact(n *yaml.Node, key string) *model.Bool {
 	k, v := lookup(n, key)
 	if b, ok := boolean(v); ok {
 		return &model.Bool{Value: b, Loc: f.loc(k)}
+	}
+	return nil
+}
+
+// roleAnnotation keeps the sandbox-audit/role annotation of a pod template.
+func roleAnnotation(n *yaml.Node) map[string]string {
+	if v := get(n, roles.LabelKey); v != nil {
+		return map[string]string{roles.LabelKey: str(v)}
 	}
 	return nil
 }

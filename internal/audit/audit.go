@@ -14,6 +14,7 @@ import (
 	"github.com/sandbox-audit/sandbox-audit/collectors/deps"
 	"github.com/sandbox-audit/sandbox-audit/collectors/live"
 	"github.com/sandbox-audit/sandbox-audit/collectors/registry"
+	"github.com/sandbox-audit/sandbox-audit/collectors/roles"
 	"github.com/sandbox-audit/sandbox-audit/model"
 	"github.com/sandbox-audit/sandbox-audit/policies"
 	"github.com/sandbox-audit/sandbox-audit/reports"
@@ -240,6 +241,7 @@ func (e *Engine) Judge(ctx context.Context, c *Collected, opt Options) (*reports
 		Properties:   reports.PropertiesFrom(res.Properties),
 		Gate:         res.Gate,
 		Environment:  doc.Live,
+		Workloads:    reports.WorkloadsFrom(doc.Workloads),
 		Findings:     findings,
 		Errors:       errs,
 		Dependencies: doc.Deps,
@@ -251,6 +253,7 @@ func (e *Engine) Judge(ctx context.Context, c *Collected, opt Options) (*reports
 // prepare adds what the policy file knows to the rule input: expired waivers
 // are facts a rule reports at their line.
 func (e *Engine) prepare(doc *model.Document, cfg *policies.Config, opt Options) error {
+	roles.Assign(doc, cfg.Sandboxes, cfg.Path)
 	doc.Policy = &model.Policy{File: cfg.Path, ExpiredWaivers: []model.ExpiredWaiver{}}
 	day := opt.Now.Format(time.DateOnly)
 	for _, w := range cfg.Waivers {
@@ -297,8 +300,16 @@ func (e *Engine) evaluate(ctx context.Context, doc *model.Document, cfg *policie
 }
 
 func counts(d *model.Document) map[string]int {
+	judged := 0
+	for _, w := range d.Workloads {
+		if w.Judged {
+			judged++
+		}
+	}
 	return map[string]int{
-		"files": len(d.Files), "workloads": len(d.Workloads), "images": len(d.Images),
+		// Only the agent's workloads speak for its sandbox: a scan of a
+		// Postgres service alone says nothing about the agent's network.
+		"files": len(d.Files), "workloads": judged, "images": len(d.Images),
 		"agents": len(d.Agents), "mcp_servers": len(d.MCPServers), "workflows": len(d.Workflows),
 		"git_configs": len(d.GitConfigs), "credentials": len(d.Credentials),
 	}

@@ -25,3 +25,9 @@ param(name, def) := object.get(object.get(input, "params", {}), name, def)
 
 # is_root reports whether a user value means root.
 is_root(u) if u in {"root", "0", "0:0", "root:root"}
+
+# note(chain, loc, msg) is a finding about a workload that is not the
+# agent's sandbox (a platform service, or one beside a known agent): it is
+# shown at severity info with category "platform", and never changes a
+# property's status, score or count.
+note(chain, loc, msg) := object.union(finding(chain, loc, msg), {"severity": "info", "category": "platform"})

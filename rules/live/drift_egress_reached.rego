@@ -23,11 +23,13 @@ import data.lib.sa
 
 declared contains [w.egress, sprintf("%s declares restricted egress (%s)", [live.label(w), w.egress.by])] if {
 	some w in input.workloads
+	live.judged(w)
 	w.egress.restricted
 }
 
 declared contains [w.network_mode, sprintf("%s declares network_mode none", [live.label(w)])] if {
 	some w in input.workloads
+	live.judged(w)
 	live.str(w, "network_mode") == "none"
 }
 

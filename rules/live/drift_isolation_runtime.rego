@@ -25,6 +25,7 @@ sandboxed := {"gvisor", "kata", "firecracker"}
 
 declares(k) if {
 	some w in input.workloads
+	live.judged(w)
 	live.str(w, "runtime") == k
 }
 
@@ -34,6 +35,7 @@ deny contains f if {
 	iso.confidence != "low"
 	not declares(iso.kind)
 	some w in input.workloads
+	live.judged(w)
 	rt := live.str(w, "runtime")
 	rt in sandboxed
 	f := sa.finding(

@@ -22,6 +22,7 @@ socket_names := {"docker.sock", "containerd.sock", "crio.sock", "podman.sock", "
 
 declared if {
 	some w in input.workloads
+	live.judged(w)
 	some m in w.mounts
 	some n in socket_names
 	endswith(m.source, n)
@@ -29,13 +30,15 @@ declared if {
 
 declared if {
 	some w in input.workloads
+	live.judged(w)
 	some m in w.mounts
 	some n in socket_names
 	endswith(m.target, n)
 }
 
 deny contains f if {
-	count(input.workloads) > 0
+	some w in input.workloads
+	live.judged(w)
 	not declared
 	some s in input.live.sockets
 	s.reachable

@@ -56,3 +56,8 @@ str(o, key) := lower(trim_space(object.get(o, [key, "value"], "")))
 
 # is_false(o, key): the optional Bool fact key is set and explicitly false.
 is_false(o, key) if object.get(o, [key, "value"], true) == false
+
+# judged(w): w is a workload the sandbox rules judge (collectors/roles), so
+# what it declares is a claim about the agent's sandbox; a workload without
+# the field is judged.
+judged(w) if object.get(w, "judged", true) == true

@@ -36,6 +36,7 @@ root_user(u) if {
 
 deny contains f if {
 	some w in input.workloads
+	wl.judged(w)
 	root_user(wl.str(w, "user"))
 	f := sa.finding(
 		rego.metadata.chain(), w.user,
@@ -48,6 +49,7 @@ deny contains f if {
 # the rule above has already fired.
 deny contains f if {
 	some w in input.workloads
+	wl.judged(w)
 	wl.is_false(w, "run_as_non_root")
 	not w.user
 	f := sa.finding(

@@ -52,6 +52,7 @@ norm(c) := trim_prefix(upper(trim_space(c)), "CAP_")
 
 deny contains f if {
 	some w in input.workloads
+	wl.judged(w)
 	some c in w.cap_add
 	cap := norm(c.value)
 	reason := why[cap]

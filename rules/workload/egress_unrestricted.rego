@@ -41,6 +41,13 @@ how(w) := fix[object.get(w, "source", "")] if {
 
 isolated(w) if wl.str(w, "network_mode") == "none"
 
+# A devcontainer that runs in a compose service takes its network from the
+# compose file (runArgs do not apply): the service is judged there.
+isolated(w) if {
+	object.get(w, "source", "") == "devcontainer"
+	is_object(object.get(w, "compose", null))
+}
+
 # egress(w) is the declared egress control, null when there is none.
 egress(w) := object.get(w, "egress", null)
 
@@ -59,6 +66,7 @@ by(w) := egress(w).by if {
 
 deny contains f if {
 	some w in input.workloads
+	wl.judged(w)
 	not isolated(w)
 	p := problem(w)
 	f := sa.finding(

@@ -62,3 +62,23 @@ test_hardened_quiet if {
 test_empty_input_quiet if {
 	count(egress_unrestricted.deny) == 0 with input as {}
 }
+
+# A database beside the agent is not the agent's sandbox: its egress is not
+# judged, while the agent's is.
+test_not_judged_workload_quiet if {
+	fs := egress_unrestricted.deny with input as {"workloads": [
+		{"id": "compose:c.yml:db", "name": "db", "source": "compose", "judged": false, "role": "platform", "file": "c.yml", "line": 5},
+		{"id": "compose:c.yml:agent", "name": "agent", "source": "compose", "judged": true, "role": "agent", "file": "c.yml", "line": 2},
+	]}
+	count(fs) == 1
+	some f in fs
+	f.line == 2
+}
+
+# A compose-based devcontainer's network is the compose service's.
+test_compose_based_devcontainer_defers_to_its_service if {
+	count(egress_unrestricted.deny) == 0 with input as {"workloads": [{
+		"source": "devcontainer", "name": "app", "file": ".devcontainer/devcontainer.json", "line": 1,
+		"compose": {"files": ["docker-compose.yml"], "service": "app"},
+	}]}
+}

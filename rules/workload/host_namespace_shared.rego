@@ -29,6 +29,7 @@ namespaces := {"host_pid": "PID", "host_ipc": "IPC"}
 
 deny contains f if {
 	some w in input.workloads
+	wl.judged(w)
 	some key, ns in namespaces
 	wl.is_true(w, key)
 	f := sa.finding(

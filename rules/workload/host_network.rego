@@ -27,12 +27,14 @@ import data.lib.workload as wl
 
 deny contains f if {
 	some w in input.workloads
+	wl.judged(w)
 	wl.is_true(w, "host_network")
 	f := sa.finding(rego.metadata.chain(), w.host_network, msg(w))
 }
 
 deny contains f if {
 	some w in input.workloads
+	wl.judged(w)
 	wl.str(w, "network_mode") == "host"
 	f := sa.finding(rego.metadata.chain(), w.network_mode, msg(w))
 }

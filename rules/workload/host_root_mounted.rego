@@ -66,8 +66,7 @@ deny contains f if {
 	startswith(object.get(m, "source", ""), "/")
 	src := clean(m.source)
 	system(src)
-	f := sa.finding(
-		rego.metadata.chain(), m,
+	f := wl.result(rego.metadata.chain(), w, m,
 		sprintf("%s mounts the host's %s at %s %s", [wl.label(w), src, object.get(m, "target", "?"), mode(m)]),
 	)
 }

@@ -36,6 +36,7 @@ sensitive(e) if regex.match(sensitive_re, e.from_host)
 
 deny contains f if {
 	some w in input.workloads
+	wl.judged(w)
 	some e in w.env
 	object.get(e, "from_host", "") != ""
 	sensitive(e)

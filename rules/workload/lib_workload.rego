@@ -3,6 +3,8 @@
 # absent. It is a library, not a rule: it emits no findings.
 package lib.workload
 
+import data.lib.sa
+
 # label(w) names a workload the way its format does, so a reader finds it:
 # "compose service app", "Kubernetes container Deployment/default/api/main",
 # "devcontainer dev".
@@ -40,3 +42,25 @@ str(w, key) := lower(trim_space(object.get(w, [key, "value"], "")))
 # "seccomp = unconfined" both become "seccomp=unconfined" (Docker accepts the
 # colon form for compatibility).
 opt(o) := replace(replace(lower(o), " ", ""), ":", "=")
+
+# judged(w): the sandbox rules judge w — it is the agent's workload, or no
+# workload of its repository is known to be the agent's (collectors/roles
+# sets judged; a workload without the field, as in a user's own input, is
+# judged).
+judged(w) if object.get(w, "judged", true) == true
+
+# role(w) says what w is when it is not judged, for the messages of notes:
+# "platform: its image postgres is a database".
+role(w) := sprintf("%s: %s", [object.get(w, "role", "unknown"), object.get(w, "role_reason", "")]) if {
+	object.get(w, "role_reason", "") != ""
+} else := object.get(w, "role", "unknown")
+
+# result(chain, w, loc, msg) is the finding of a rule whose fact breaks the
+# boundary wherever it sits (a runtime socket, the host's root, privileged
+# mode): a finding for a judged workload, a note for any other, since a
+# platform service holding the host's Docker socket is still worth knowing.
+result(chain, w, loc, msg) := sa.finding(chain, loc, msg) if {
+	judged(w)
+} else := sa.finding(chain, loc, sprintf("%s, and the agent (compose service %s) reaches its API over the network", [msg, w.reachable_by])) if {
+	object.get(w, "reachable_by", "") != ""
+} else := sa.note(chain, loc, sprintf("%s (not the agent's sandbox — %s)", [msg, role(w)]))

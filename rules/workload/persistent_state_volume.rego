@@ -30,6 +30,7 @@ kinds := {"volume": "named volume", "pvc": "PersistentVolumeClaim"}
 
 deny contains f if {
 	some w in input.workloads
+	wl.judged(w)
 	some m in w.mounts
 	object.get(m, "persistent", false) == true
 	kind := kinds[object.get(m, "type", "")]

@@ -47,6 +47,7 @@ unknown(a) if contains(a, "$")
 
 deny contains f if {
 	some w in input.workloads
+	wl.judged(w)
 	object.get(w, "source", "") != "devcontainer"
 	some p in w.ports
 	s := spec(p.value)

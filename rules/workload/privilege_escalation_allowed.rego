@@ -34,6 +34,7 @@ blocked(w) if {
 
 deny contains f if {
 	some w in input.workloads
+	wl.judged(w)
 	object.get(w, "source", "") == "kubernetes"
 	not w.allow_privilege_escalation
 	not blocked(w)
@@ -45,6 +46,7 @@ deny contains f if {
 
 deny contains f if {
 	some w in input.workloads
+	wl.judged(w)
 	wl.is_true(w, "allow_privilege_escalation")
 	not blocked(w)
 	f := sa.finding(

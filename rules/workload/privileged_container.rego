@@ -27,8 +27,7 @@ import data.lib.workload as wl
 deny contains f if {
 	some w in input.workloads
 	wl.is_true(w, "privileged")
-	f := sa.finding(
-		rego.metadata.chain(), w.privileged,
+	f := wl.result(rego.metadata.chain(), w, w.privileged,
 		sprintf("%s runs privileged: it has every host device and capability and no seccomp or AppArmor confinement", [wl.label(w)]),
 	)
 }

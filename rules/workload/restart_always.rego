@@ -26,6 +26,7 @@ import data.lib.workload as wl
 
 deny contains f if {
 	some w in input.workloads
+	wl.judged(w)
 	object.get(w, "source", "") != "kubernetes"
 	policy := wl.str(w, "restart")
 	policy in {"always", "unless-stopped"}

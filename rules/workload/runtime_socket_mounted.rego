@@ -18,6 +18,7 @@
 package rules.runtime_socket_mounted
 
 import data.lib.sa
+import data.lib.workload as wl
 
 sockets := {"docker.sock", "containerd.sock", "crio.sock", "podman.sock", "buildkitd.sock", "dockershim.sock"}
 
@@ -26,5 +27,5 @@ deny contains f if {
 	some m in w.mounts
 	some s in sockets
 	endswith(m.source, s)
-	f := sa.finding(rego.metadata.chain(), m, sprintf("%s mounts the host's %s at %s", [w.name, s, m.target]))
+	f := wl.result(rego.metadata.chain(), w, m, sprintf("%s mounts the host's %s at %s", [w.name, s, m.target]))
 }

@@ -39,12 +39,14 @@ disabling := {
 
 deny contains f if {
 	some w in input.workloads
+	wl.judged(w)
 	wl.str(w, "seccomp") == "unconfined"
 	f := sa.finding(rego.metadata.chain(), w.seccomp, msg(w, "seccomp"))
 }
 
 deny contains f if {
 	some w in input.workloads
+	wl.judged(w)
 	some o in w.security_opt
 	what := disabling[wl.opt(o.value)]
 	f := sa.finding(rego.metadata.chain(), o, msg(w, what))

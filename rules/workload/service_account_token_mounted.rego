@@ -31,6 +31,7 @@ account(w) := w.service_account if {
 
 deny contains f if {
 	some w in input.workloads
+	wl.judged(w)
 	wl.is_true(w, "service_account_token")
 	f := sa.finding(
 		rego.metadata.chain(), w.service_account_token,

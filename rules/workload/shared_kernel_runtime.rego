@@ -37,6 +37,7 @@ applies(w) if object.get(w, "source", "") in {"kubernetes", "compose"}
 
 deny contains f if {
 	some w in input.workloads
+	wl.judged(w)
 	applies(w)
 	not w.runtime
 	f := sa.finding(
@@ -47,6 +48,7 @@ deny contains f if {
 
 deny contains f if {
 	some w in input.workloads
+	wl.judged(w)
 	applies(w)
 	rt := wl.str(w, "runtime")
 	rt in shared

@@ -1,0 +1,160 @@
+// Package agentcli recognises the command lines that start a coding agent:
+// the agent CLIs (claude, codex, gemini, aider, goose, opencode…) and the
+// package runners that fetch them (npx @anthropic-ai/claude-code…). The
+// workflow collector uses it for run: steps, the role pass for a
+// container's entrypoint and command.
+package agentcli
+
+import "strings"
+
+// CLIs maps an executable name to the agent it runs.
+var CLIs = map[string]string{
+	"claude": "claude-code", "codex": "codex", "gemini": "gemini", "aider": "aider",
+	"opencode": "opencode", "cursor-agent": "cursor", "copilot": "copilot", "qwen": "qwen",
+	"openhands": "openhands", "goose": "goose",
+}
+
+// Packages maps npm/PyPI packages run through npx/bunx/uvx/pipx to the
+// executable they install.
+var Packages = map[string]string{
+	"@anthropic-ai/claude-code": "claude", "@openai/codex": "codex", "@google/gemini-cli": "gemini",
+	"opencode-ai": "opencode", "@github/copilot": "copilot", "@qwen-code/qwen-code": "qwen",
+	"aider-chat": "aider", "openhands-ai": "openhands",
+}
+
+// notRuns are subcommands and flags that configure or inspect an agent CLI
+// without running the agent.
+var notRuns = map[string]bool{
+	"--version": true, "-v": true, "-V": true, "--help": true, "-h": true, "help": true, "version": true,
+	"mcp": true, "config": true, "update": true, "doctor": true, "install": true, "login": true,
+	"logout": true, "setup-token": true, "completion": true, "extensions": true, "migrate-installer": true,
+}
+
+// wrappers run the command that follows them.
+var wrappers = map[string]bool{"sudo": true, "exec": true, "env": true, "time": true, "nohup": true, "command": true, "stdbuf": true}
+
+// Command recognises an agent CLI invocation in one simple command (its
+// words) and returns the tool and its arguments; "" when it runs none.
+func Command(words []string) (string, []string) {
+	i := ExeIndex(words)
+	if i < 0 {
+		return "", nil
+	}
+	exe := words[i]
+	rest := words[i+1:]
+	base := exe[strings.LastIndex(exe, "/")+1:]
+	switch base {
+	case "npx", "bunx", "uvx", "pipx", "pnpm", "yarn":
+		for len(rest) > 0 && (strings.HasPrefix(rest[0], "-") || rest[0] == "dlx" || rest[0] == "run") {
+			rest = rest[1:]
+		}
+		if len(rest) == 0 {
+			return "", nil
+		}
+		pkg := rest[0]
+		if at := strings.LastIndex(pkg, "@"); at > 0 {
+			pkg = pkg[:at]
+		}
+		base, rest = Packages[pkg], rest[1:]
+	}
+	tool, ok := CLIs[base]
+	if !ok {
+		return "", nil
+	}
+	if len(rest) > 0 && notRuns[rest[0]] {
+		return "", nil
+	}
+	return tool, rest
+}
+
+// ExeIndex returns the index of the executable of a simple command, past
+// variable assignments and wrappers (sudo, env, timeout 30…); -1 when none.
+func ExeIndex(words []string) int {
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case isAssignment(w), wrappers[w], strings.HasPrefix(w, "-") && i > 0 && wrappers[words[i-1]]:
+		case w == "timeout" && i+1 < len(words):
+			i++
+		default:
+			return i
+		}
+	}
+	return -1
+}
+
+func isAssignment(w string) bool {
+	eq := strings.IndexByte(w, '=')
+	if eq <= 0 {
+		return false
+	}
+	for _, r := range w[:eq] {
+		if !(r == '_' || 'A' <= r && r <= 'Z' || 'a' <= r && r <= 'z' || '0' <= r && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// Split cuts a shell command line into simple commands, each a list of
+// words with quotes removed. It is a reader for recognising commands, not
+// a shell: expansions stay as written and a comment ends the line.
+func Split(s string) [][]string {
+	var cmds [][]string
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	flushWord := func() {
+		if inWord {
+			words = append(words, cur.String())
+			cur.Reset()
+			inWord = false
+		}
+	}
+	flushCmd := func() {
+		flushWord()
+		if len(words) > 0 {
+			cmds = append(cmds, words)
+			words = nil
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '\'' || ch == '"':
+			end := strings.IndexByte(s[i+1:], ch)
+			if end < 0 {
+				end = len(s) - i - 1
+			}
+			cur.WriteString(s[i+1 : i+1+end])
+			inWord = true
+			i += end + 1
+		case ch == '\\' && i+1 < len(s):
+			cur.WriteByte(s[i+1])
+			inWord = true
+			i++
+		case ch == '#' && !inWord:
+			flushCmd()
+			return cmds
+		case ch == ' ' || ch == '\t' || ch == '\r':
+			flushWord()
+		case strings.IndexByte(";&|()`\n", ch) >= 0:
+			flushCmd()
+		default:
+			cur.WriteByte(ch)
+			inWord = true
+		}
+	}
+	flushCmd()
+	return cmds
+}
+
+// Runs returns the agent the command line starts, "" when none.
+func Runs(line string) string {
+	for _, words := range Split(line) {
+		if tool, _ := Command(words); tool != "" {
+			return tool
+		}
+	}
+	return ""
+}

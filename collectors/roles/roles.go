@@ -1,0 +1,384 @@
+// Package roles decides whose workload each container is: the agent's
+// (the agent or the untrusted code it writes runs there), the platform's
+// (databases, caches, registries, proxies, observability, UIs, control
+// planes) or unknown. Sandbox rules judge the agent's workloads, and
+// unknown ones only when no workload of the same repository is known to be
+// the agent's: a Postgres service beside the agent is not the sandbox.
+//
+// The decision, first match wins:
+//  1. the policy file's sandboxes: section (the user's word);
+//  2. what the format says (a collector's Role: the devcontainer itself, an
+//     agent-sandbox CRD), a sandbox-audit/role label or annotation, the
+//     compose service a devcontainer runs in, another container of an
+//     agent's pod;
+//  3. an image or command that runs an agent CLI or a sandbox runner;
+//  4. a well-known platform image, a DaemonSet, kube-system;
+//  5. otherwise unknown.
+package roles
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/agentcli"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// The roles.
+const (
+	Agent    = "agent"
+	Platform = "platform"
+	Unknown  = "unknown"
+)
+
+// LabelKey is the label (compose, Kubernetes) or annotation (Kubernetes)
+// that states a workload's role: agent or platform.
+const LabelKey = "sandbox-audit/role"
+
+// Selector is one entry of the policy file's sandboxes: section. Every
+// field given must match; an empty selector matches nothing.
+type Selector struct {
+	// File is a doublestar glob on the workload's file, relative to the
+	// scanned root (deploy/**/*.yaml).
+	File string `yaml:"file"`
+	// Name is a glob on the workload's name: the compose service, the
+	// devcontainer's name, the Kubernetes object or container name (or
+	// object/container).
+	Name string `yaml:"name"`
+	// Image is a glob on the image reference.
+	Image string `yaml:"image"`
+	// Labels must all be present with these values.
+	Labels map[string]string `yaml:"labels"`
+	// Role is agent (default) or platform.
+	Role string `yaml:"role"`
+	// Line is where the entry starts in the policy file.
+	Line int `yaml:"-"`
+}
+
+// Validate reports a selector that could never match or names no role.
+func (s Selector) Validate() error {
+	if s.File == "" && s.Name == "" && s.Image == "" && len(s.Labels) == 0 {
+		return fmt.Errorf("give at least one of file, name, image, labels")
+	}
+	if s.Role != "" && s.Role != Agent && s.Role != Platform {
+		return fmt.Errorf("role %q must be agent or platform", s.Role)
+	}
+	for _, g := range []string{s.File, s.Name, s.Image} {
+		if g != "" && !doublestar.ValidatePattern(g) {
+			return fmt.Errorf("%q is not a valid glob", g)
+		}
+	}
+	return nil
+}
+
+func (s Selector) role() string {
+	if s.Role == "" {
+		return Agent
+	}
+	return s.Role
+}
+
+func (s Selector) matches(w *model.Workload) bool {
+	if s.File == "" && s.Name == "" && s.Image == "" && len(s.Labels) == 0 {
+		return false
+	}
+	if s.File != "" {
+		if ok, _ := doublestar.Match(s.File, w.File); !ok {
+			return false
+		}
+	}
+	if s.Name != "" && !anyMatch(s.Name, names(w)) {
+		return false
+	}
+	if s.Image != "" {
+		if w.Image == nil {
+			return false
+		}
+		if ok, _ := doublestar.Match(s.Image, w.Image.Value); !ok {
+			return false
+		}
+	}
+	for k, v := range s.Labels {
+		got, ok := w.Labels[k]
+		if !ok {
+			got, ok = w.Annotations[k]
+		}
+		if !ok || got != v {
+			return false
+		}
+	}
+	return true
+}
+
+func anyMatch(glob string, names []string) bool {
+	for _, n := range names {
+		if ok, _ := path.Match(glob, n); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// names are the names a user may select a workload by.
+func names(w *model.Workload) []string {
+	out := []string{w.Name}
+	if w.Source == "kubernetes" {
+		if obj, ctr, ok := strings.Cut(w.Name, "/"); ok {
+			out = append(out, obj, ctr)
+		}
+	}
+	return out
+}
+
+// Assign sets Role, RoleReason and Judged on every workload of doc. policy
+// names the policy file for reasons ("" when none).
+func Assign(doc *model.Document, sel []Selector, policy string) {
+	agentSel := false
+	for _, s := range sel {
+		if s.role() == Agent {
+			agentSel = true
+		}
+	}
+	ws := doc.Workloads
+	// fixed marks the workloads whose role the user or the format gave:
+	// no inference below changes them.
+	fixed := make([]bool, len(ws))
+	for i := range ws {
+		w := &ws[i]
+		if role, why, ok := bySelector(w, sel, policy); ok {
+			w.Role, w.RoleReason, fixed[i] = role, why, true
+			continue
+		}
+		if agentSel {
+			w.Role, w.RoleReason, fixed[i] = Platform, "not one of the sandboxes the policy file names", true
+			continue
+		}
+		if w.Role == Agent || w.Role == Platform {
+			fixed[i] = true // the format said so
+			continue
+		}
+		w.Role, w.RoleReason = decide(w)
+	}
+	linkDevcontainers(ws, fixed)
+	samePod(ws, fixed)
+	judge(doc)
+	reachable(ws)
+}
+
+// reachable marks the container APIs the agent reaches over the network: a
+// Docker-in-Docker daemon or socket proxy on a compose network it shares
+// with a judged service runs whatever containers the agent asks for.
+func reachable(ws []model.Workload) {
+	type key struct{ file, network string }
+	agents := map[key]string{}
+	for _, w := range ws {
+		if w.Judged && w.Source == "compose" {
+			for _, n := range w.Networks {
+				if _, ok := agents[key{w.File, n}]; !ok {
+					agents[key{w.File, n}] = w.Name
+				}
+			}
+		}
+	}
+	for i := range ws {
+		w := &ws[i]
+		if w.Judged || w.Source != "compose" || w.Image == nil || !runtimeAPI(w.Image.Value) {
+			continue
+		}
+		for _, n := range w.Networks {
+			if a, ok := agents[key{w.File, n}]; ok {
+				w.ReachableBy = a
+				w.RoleReason = fmt.Sprintf("it serves a container API that the agent's service %s reaches on network %s", a, n)
+				break
+			}
+		}
+	}
+}
+
+func bySelector(w *model.Workload, sel []Selector, policy string) (string, string, bool) {
+	for i, s := range sel {
+		if s.matches(w) {
+			at := fmt.Sprintf("sandboxes[%d]", i)
+			if policy != "" {
+				at = fmt.Sprintf("%s %s", policy, at)
+				if s.Line > 0 {
+					at = fmt.Sprintf("%s:%d sandboxes[%d]", policy, s.Line, i)
+				}
+			}
+			return s.role(), "selected by the policy file (" + at + ")", true
+		}
+	}
+	return "", "", false
+}
+
+// decide applies the markers a single workload carries.
+func decide(w *model.Workload) (string, string) {
+	for _, m := range []map[string]string{w.Labels, w.Annotations} {
+		switch v := strings.ToLower(strings.TrimSpace(m[LabelKey])); v {
+		case Agent, Platform:
+			return v, fmt.Sprintf("labelled %s=%s", LabelKey, v)
+		}
+	}
+	if w.Source == "devcontainer" {
+		return Agent, "the devcontainer the agent works in"
+	}
+	for _, c := range w.Commands {
+		if c.OnHost {
+			continue
+		}
+		if tool := agentcli.Runs(c.Text); tool != "" {
+			return Agent, fmt.Sprintf("it runs the %s agent (%s)", tool, c.Phase)
+		}
+	}
+	if w.Image != nil {
+		if why := agentImage(w.Image.Value); why != "" {
+			return Agent, why
+		}
+		if why := platformImage(w.Image.Value); why != "" {
+			return Platform, why
+		}
+	}
+	if w.Source == "kubernetes" {
+		if kind := k8sKind(w); kind == "DaemonSet" {
+			return Platform, "a DaemonSet runs node infrastructure, one pod per node"
+		}
+		if w.Namespace == "kube-system" {
+			return Platform, "it runs in kube-system"
+		}
+	}
+	return Unknown, ""
+}
+
+// k8sKind reads the object kind from a Kubernetes workload's id
+// (k8s:Kind/namespace/name/container).
+func k8sKind(w *model.Workload) string {
+	id := strings.TrimPrefix(w.ID, "k8s:")
+	kind, _, _ := strings.Cut(id, "/")
+	return kind
+}
+
+// podKey is a Kubernetes workload's object (k8s:Kind/namespace/name).
+func podKey(w *model.Workload) string {
+	if w.Source != "kubernetes" {
+		return ""
+	}
+	i := strings.LastIndexByte(w.ID, '/')
+	if i < 0 {
+		return ""
+	}
+	return w.File + "\x00" + w.ID[:i]
+}
+
+// samePod makes every container of an agent's pod the agent's: they share
+// its network namespace and often its volumes, so their privileges and
+// mounts are within the agent's reach.
+func samePod(ws []model.Workload, fixed []bool) {
+	agentPods := map[string]string{}
+	for _, w := range ws {
+		if k := podKey(&w); k != "" && w.Role == Agent {
+			if _, ok := agentPods[k]; !ok {
+				agentPods[k] = w.Name
+			}
+		}
+	}
+	for i := range ws {
+		w := &ws[i]
+		if w.Role == Agent || fixed[i] {
+			continue
+		}
+		if name, ok := agentPods[podKey(w)]; ok {
+			w.Role, w.RoleReason = Agent, "in the same pod as the agent's container "+name
+		}
+	}
+}
+
+// linkDevcontainers makes the compose service a devcontainer runs in the
+// agent's: the devcontainer's own workload carries its mounts, features and
+// lifecycle commands, the service its network and privileges.
+func linkDevcontainers(ws []model.Workload, fixed []bool) {
+	type key struct{ file, service string }
+	runs := map[key]string{}
+	for _, w := range ws {
+		if w.Source != "devcontainer" || w.Compose == nil || w.Compose.Service == "" {
+			continue
+		}
+		for _, f := range w.Compose.Files {
+			runs[key{f, w.Compose.Service}] = w.File
+		}
+	}
+	if len(runs) == 0 {
+		return
+	}
+	for i := range ws {
+		w := &ws[i]
+		if w.Source != "compose" || fixed[i] {
+			continue
+		}
+		if dc, ok := runs[key{w.File, w.Name}]; ok {
+			w.Role, w.RoleReason = Agent, "the service "+dc+" runs in"
+		}
+	}
+}
+
+// judge sets Judged: the agent's workloads, and unknown ones when no
+// workload of their repository is known to be the agent's.
+func judge(doc *model.Document) {
+	repos := repoRoots(doc)
+	known := map[string]string{}
+	for _, w := range doc.Workloads {
+		if w.Role == Agent {
+			r := repoOf(repos, w.File)
+			if _, ok := known[r]; !ok {
+				known[r] = w.Name
+			}
+		}
+	}
+	for i := range doc.Workloads {
+		w := &doc.Workloads[i]
+		switch w.Role {
+		case Agent:
+			w.Judged = true
+		case Platform:
+			w.Judged = false
+		default:
+			w.Role = Unknown
+			if name, ok := known[repoOf(repos, w.File)]; ok {
+				w.Judged = false
+				w.RoleReason = fmt.Sprintf("nothing marks it as the agent's, and %s is", name)
+			} else {
+				w.Judged = true
+				w.RoleReason = "no workload is known to be the agent's, so each is judged as if it were (name the sandbox in the policy file's sandboxes:)"
+			}
+		}
+	}
+}
+
+// repoRoots are the directories holding a repository of the scan (where a
+// .git/config was read), longest first, so a scan of many checkouts judges
+// each on its own.
+func repoRoots(doc *model.Document) []string {
+	var roots []string
+	for _, f := range doc.Files {
+		if f.Path == ".git/config" {
+			continue // the scanned root itself: the default group
+		}
+		if dir, ok := strings.CutSuffix(f.Path, "/.git/config"); ok {
+			roots = append(roots, dir+"/")
+		}
+	}
+	sort.Slice(roots, func(i, j int) bool { return len(roots[i]) > len(roots[j]) })
+	return roots
+}
+
+func repoOf(roots []string, file string) string {
+	for _, r := range roots {
+		if strings.HasPrefix(file, r) {
+			return r
+		}
+	}
+	return ""
+}

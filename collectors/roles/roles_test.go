@@ -1,0 +1,281 @@
+package roles
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+func img(ref string) *model.Str { return &model.Str{Value: ref} }
+
+// got is what a test checks of each workload after Assign.
+type got struct {
+	Role   string
+	Judged bool
+	Reason string
+}
+
+func assign(t *testing.T, doc *model.Document, sel []Selector) map[string]got {
+	t.Helper()
+	Assign(doc, sel, ".sandbox-audit.yaml")
+	out := map[string]got{}
+	for _, w := range doc.Workloads {
+		out[w.ID] = got{w.Role, w.Judged, w.RoleReason}
+	}
+	return out
+}
+
+func TestAssign(t *testing.T) {
+	compose := func(name, image string, cmds ...string) model.Workload {
+		w := model.Workload{ID: "compose:c.yml:" + name, Source: "compose", Name: name, Loc: model.Loc{File: "c.yml"}, Networks: []string{"default"}}
+		if image != "" {
+			w.Image = img(image)
+		}
+		for _, c := range cmds {
+			w.Commands = append(w.Commands, model.Command{Phase: "command", Text: c})
+		}
+		return w
+	}
+	k8s := func(kind, ns, name, ctr, image string) model.Workload {
+		return model.Workload{ID: "k8s:" + kind + "/" + ns + "/" + name + "/" + ctr, Source: "kubernetes", Name: name + "/" + ctr, Namespace: ns, Image: img(image), Loc: model.Loc{File: "k.yaml"}}
+	}
+	tests := []struct {
+		name string
+		doc  model.Document
+		sel  []Selector
+		want map[string]got
+	}{
+		{
+			name: "an agent CLI command makes the agent's service; databases beside it are platform",
+			doc: model.Document{Workloads: []model.Workload{
+				compose("agent", "node:22", "npx -y @anthropic-ai/claude-code -p 'fix it'"),
+				compose("db", "postgres:16"),
+				compose("web", "myorg/web:1"),
+			}},
+			want: map[string]got{
+				"compose:c.yml:agent": {Agent, true, "it runs the claude-code agent (command)"},
+				"compose:c.yml:db":    {Platform, false, "its image postgres is a database"},
+				"compose:c.yml:web":   {Unknown, false, "nothing marks it as the agent's, and agent is"},
+			},
+		},
+		{
+			name: "with no agent known, unknown workloads are judged and platform ones are not",
+			doc: model.Document{Workloads: []model.Workload{
+				compose("app", "myorg/app:1"),
+				compose("cache", "docker.io/library/redis:7-alpine"),
+			}},
+			want: map[string]got{
+				"compose:c.yml:app":   {Unknown, true, "no workload is known to be the agent's, so each is judged as if it were (name the sandbox in the policy file's sandboxes:)"},
+				"compose:c.yml:cache": {Platform, false, "its image redis is a cache"},
+			},
+		},
+		{
+			name: "a claude --version healthcheck-like command does not run the agent",
+			doc: model.Document{Workloads: []model.Workload{
+				compose("tools", "node:22", "claude --version"),
+				compose("other", "node:22"),
+			}},
+			want: map[string]got{
+				"compose:c.yml:tools": {Unknown, true, "no workload is known to be the agent's, so each is judged as if it were (name the sandbox in the policy file's sandboxes:)"},
+				"compose:c.yml:other": {Unknown, true, "no workload is known to be the agent's, so each is judged as if it were (name the sandbox in the policy file's sandboxes:)"},
+			},
+		},
+		{
+			name: "the policy file's sandboxes: decide, and what they do not name is platform",
+			doc: model.Document{Workloads: []model.Workload{
+				compose("worker", "myorg/worker:1"),
+				compose("agent", "ghcr.io/x/claude-code:1"),
+			}},
+			sel: []Selector{{Name: "worker", Line: 4}},
+			want: map[string]got{
+				"compose:c.yml:worker": {Agent, true, "selected by the policy file (.sandbox-audit.yaml:4 sandboxes[0])"},
+				"compose:c.yml:agent":  {Platform, false, "not one of the sandboxes the policy file names"},
+			},
+		},
+		{
+			name: "a platform-only selector leaves the other markers in force",
+			doc: model.Document{Workloads: []model.Workload{
+				compose("agent", "ghcr.io/x/claude-code:1"),
+				compose("gateway", "myorg/llm-gw:1"),
+			}},
+			sel: []Selector{{File: "c.yml", Name: "gate*", Role: Platform}},
+			want: map[string]got{
+				"compose:c.yml:agent":   {Agent, true, "its image x/claude-code runs Claude Code"},
+				"compose:c.yml:gateway": {Platform, false, "selected by the policy file (.sandbox-audit.yaml sandboxes[0])"},
+			},
+		},
+		{
+			name: "labels and annotations state the role",
+			doc: model.Document{Workloads: []model.Workload{
+				func() model.Workload {
+					w := compose("runner", "myorg/runner:1")
+					w.Labels = map[string]string{LabelKey: "agent"}
+					return w
+				}(),
+				func() model.Workload {
+					w := k8s("Deployment", "ai", "api", "main", "myorg/api:1")
+					w.Annotations = map[string]string{LabelKey: "Platform"}
+					return w
+				}(),
+			}},
+			want: map[string]got{
+				"compose:c.yml:runner":       {Agent, true, "labelled sandbox-audit/role=agent"},
+				"k8s:Deployment/ai/api/main": {Platform, false, "labelled sandbox-audit/role=platform"},
+			},
+		},
+		{
+			name: "the compose service a devcontainer runs in is the agent's; its companions are not judged",
+			doc: model.Document{Workloads: []model.Workload{
+				{ID: "devcontainer:.devcontainer/devcontainer.json", Source: "devcontainer", Name: "app", Loc: model.Loc{File: ".devcontainer/devcontainer.json"},
+					Compose: &model.ComposeRef{Files: []string{".devcontainer/compose.yml"}, Service: "app"}},
+				{ID: "compose:.devcontainer/compose.yml:app", Source: "compose", Name: "app", Image: img("mcr.microsoft.com/devcontainers/base:ubuntu"), Loc: model.Loc{File: ".devcontainer/compose.yml"}},
+				{ID: "compose:.devcontainer/compose.yml:side", Source: "compose", Name: "side", Image: img("myorg/side:1"), Loc: model.Loc{File: ".devcontainer/compose.yml"}},
+				{ID: "compose:deploy/compose.yml:app", Source: "compose", Name: "app", Image: img("myorg/app:1"), Loc: model.Loc{File: "deploy/compose.yml"}},
+			}},
+			want: map[string]got{
+				"devcontainer:.devcontainer/devcontainer.json": {Agent, true, "the devcontainer the agent works in"},
+				"compose:.devcontainer/compose.yml:app":        {Agent, true, "the service .devcontainer/devcontainer.json runs in"},
+				"compose:.devcontainer/compose.yml:side":       {Unknown, false, "nothing marks it as the agent's, and app is"},
+				"compose:deploy/compose.yml:app":               {Unknown, false, "nothing marks it as the agent's, and app is"},
+			},
+		},
+		{
+			name: "a collector's role stands; the other containers of the agent's pod are the agent's; DaemonSets and kube-system are platform",
+			doc: model.Document{Workloads: []model.Workload{
+				func() model.Workload {
+					w := k8s("Sandbox", "agents", "s1", "agent", "myorg/agent:1")
+					w.Role, w.RoleReason = Agent, "agent-sandbox Sandbox CRD"
+					return w
+				}(),
+				k8s("Sandbox", "agents", "s1", "proxy", "envoyproxy/envoy:v1.31"),
+				k8s("DaemonSet", "infra", "tuner", "main", "myorg/tuner:1"),
+				k8s("Deployment", "kube-system", "coredns", "coredns", "registry.k8s.io/coredns/coredns:v1.11"),
+				k8s("Deployment", "sandbox-system", "ctl", "manager", "ghcr.io/x/agent-sandbox-controller:v0.1"),
+			}},
+			want: map[string]got{
+				"k8s:Sandbox/agents/s1/agent":                {Agent, true, "agent-sandbox Sandbox CRD"},
+				"k8s:Sandbox/agents/s1/proxy":                {Agent, true, "in the same pod as the agent's container s1/agent"},
+				"k8s:DaemonSet/infra/tuner/main":             {Platform, false, "a DaemonSet runs node infrastructure, one pod per node"},
+				"k8s:Deployment/kube-system/coredns/coredns": {Platform, false, "it runs in kube-system"},
+				"k8s:Deployment/sandbox-system/ctl/manager":  {Platform, false, "its image x/agent-sandbox-controller is infrastructure (a controller)"},
+			},
+		},
+		{
+			name: "each repository of a multi-repository scan is judged on its own",
+			doc: model.Document{
+				Files: []model.File{{Path: "a/.git/config"}, {Path: "b/.git/config"}},
+				Workloads: []model.Workload{
+					{ID: "devcontainer:a/.devcontainer.json", Source: "devcontainer", Name: "a", Loc: model.Loc{File: "a/.devcontainer.json"}},
+					{ID: "compose:a/c.yml:x", Source: "compose", Name: "x", Loc: model.Loc{File: "a/c.yml"}},
+					{ID: "compose:b/c.yml:x", Source: "compose", Name: "x", Loc: model.Loc{File: "b/c.yml"}},
+				},
+			},
+			want: map[string]got{
+				"devcontainer:a/.devcontainer.json": {Agent, true, "the devcontainer the agent works in"},
+				"compose:a/c.yml:x":                 {Unknown, false, "nothing marks it as the agent's, and a is"},
+				"compose:b/c.yml:x":                 {Unknown, true, "no workload is known to be the agent's, so each is judged as if it were (name the sandbox in the policy file's sandboxes:)"},
+			},
+		},
+		{
+			name: "a Docker-in-Docker service on the agent's network is reachable; one on another network is not",
+			doc: model.Document{Workloads: []model.Workload{
+				compose("agent", "ghcr.io/x/codex-runner:1"),
+				compose("dind", "docker:27-dind"),
+				func() model.Workload {
+					w := compose("builder", "docker:dind")
+					w.Networks = []string{"build"}
+					return w
+				}(),
+			}},
+			want: map[string]got{
+				"compose:c.yml:agent":   {Agent, true, "its image x/codex-runner runs Codex"},
+				"compose:c.yml:dind":    {Unknown, false, "it serves a container API that the agent's service agent reaches on network default"},
+				"compose:c.yml:builder": {Unknown, false, "nothing marks it as the agent's, and agent is"},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, assign(t, &tt.doc, tt.sel)); diff != "" {
+				t.Errorf("roles (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestReachableBy(t *testing.T) {
+	doc := model.Document{Workloads: []model.Workload{
+		{ID: "a", Source: "compose", Name: "agent", Image: img("ghcr.io/x/claude-code:1"), Networks: []string{"default"}, Loc: model.Loc{File: "c.yml"}},
+		{ID: "p", Source: "compose", Name: "proxy", Image: img("tecnativa/docker-socket-proxy:0.2"), Networks: []string{"default"}, Loc: model.Loc{File: "c.yml"}},
+		{ID: "t", Source: "compose", Name: "traefik", Image: img("traefik:v3"), Networks: []string{"default"}, Loc: model.Loc{File: "c.yml"}},
+	}}
+	Assign(&doc, nil, "")
+	got := map[string]string{}
+	for _, w := range doc.Workloads {
+		got[w.ID] = w.ReachableBy
+	}
+	// traefik holds a socket too, but serves no container API to the agent.
+	if diff := cmp.Diff(map[string]string{"a": "", "p": "agent", "t": ""}, got); diff != "" {
+		t.Errorf("reachable_by (-want +got):\n%s", diff)
+	}
+}
+
+func TestRepository(t *testing.T) {
+	for ref, want := range map[string]string{
+		"postgres":                                  "postgres",
+		"postgres:16-alpine":                        "postgres",
+		"docker.io/library/redis:7@sha256:abcd":     "redis",
+		"ghcr.io/all-hands-ai/runtime:0.9-nikolaik": "all-hands-ai/runtime",
+		"localhost:5000/team/app":                   "team/app",
+		"registry.example.com:5000/a/b/c:tag":       "a/b/c",
+		"":                                          "",
+	} {
+		if got := repository(ref); got != want {
+			t.Errorf("repository(%q) = %q, want %q", ref, got, want)
+		}
+	}
+}
+
+func TestImages(t *testing.T) {
+	agents := []string{"ghcr.io/all-hands-ai/runtime:0.9", "paulgauthier/aider", "myorg/claude-code-sandbox:1", "e2bdev/code-interpreter", "myorg/gemini-cli:1", "daytonaio/sandbox:0.4"}
+	for _, ref := range agents {
+		if agentImage(ref) == "" {
+			t.Errorf("agentImage(%q) = \"\", want a reason", ref)
+		}
+	}
+	notAgents := []string{"docker.all-hands.dev/all-hands-ai/openhands:0.9", "ghcr.io/x/agent-sandbox-controller:v1", "datadog/agent:7", "node:22", "myorg/gemini-exchange:1"}
+	for _, ref := range notAgents {
+		if why := agentImage(ref); why != "" {
+			t.Errorf("agentImage(%q) = %q, want none", ref, why)
+		}
+	}
+	if platformImage("docker.all-hands.dev/all-hands-ai/openhands:0.9") == "" {
+		t.Error("OpenHands' app server is the platform's")
+	}
+	if why := platformImage("ubuntu:24.04"); why != "" {
+		t.Errorf("platformImage(ubuntu) = %q, want none", why)
+	}
+}
+
+func TestSelectorValidate(t *testing.T) {
+	for _, tt := range []struct {
+		s    Selector
+		want string
+	}{
+		{Selector{}, "give at least one of file, name, image, labels"},
+		{Selector{Name: "x", Role: "db"}, `role "db" must be agent or platform`},
+		{Selector{File: "[", Role: Agent}, `"[" is not a valid glob`},
+		{Selector{Labels: map[string]string{"app": "agent"}}, ""},
+	} {
+		err := tt.s.Validate()
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("Validate(%+v) = %q, want %q", tt.s, got, tt.want)
+		}
+	}
+}
