@@ -234,6 +234,11 @@ func decide(w *model.Workload) (string, string) {
 			return Agent, fmt.Sprintf("it runs the %s agent (%s)", tool, c.Phase)
 		}
 	}
+	for _, e := range w.Env {
+		if launchesSandboxes(e.Name) {
+			return Platform, fmt.Sprintf("it starts the agent's sandboxes (%s): a control plane", e.Name)
+		}
+	}
 	if w.Image != nil {
 		if why := agentImage(w.Image.Value); why != "" {
 			return Agent, why
@@ -381,4 +386,13 @@ func repoOf(roots []string, file string) string {
 		}
 	}
 	return ""
+}
+
+// launchesSandboxes: a variable naming the image of the sandboxes a service
+// starts (OpenHands' SANDBOX_RUNTIME_CONTAINER_IMAGE, SANDBOX_IMAGE…) marks
+// an orchestrator, not the sandbox.
+func launchesSandboxes(name string) bool {
+	n := strings.ToUpper(name)
+	i := strings.Index(n, "SANDBOX")
+	return i >= 0 && strings.Contains(n[i:], "IMAGE")
 }

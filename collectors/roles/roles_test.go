@@ -61,6 +61,19 @@ func TestAssign(t *testing.T) {
 			},
 		},
 		{
+			name: "a service that names the image of the sandboxes it starts is a control plane",
+			doc: model.Document{Workloads: []model.Workload{
+				func() model.Workload {
+					w := compose("app", "")
+					w.Env = []model.EnvVar{{Name: "LOG_LEVEL"}, {Name: "SANDBOX_RUNTIME_CONTAINER_IMAGE"}}
+					return w
+				}(),
+			}},
+			want: map[string]got{
+				"compose:c.yml:app": {Platform, false, "it starts the agent's sandboxes (SANDBOX_RUNTIME_CONTAINER_IMAGE): a control plane"},
+			},
+		},
+		{
 			name: "with no agent known, unknown workloads are judged and platform ones are not",
 			doc: model.Document{Workloads: []model.Workload{
 				compose("app", "myorg/app:1"),
