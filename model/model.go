@@ -428,5 +428,8 @@ type Credential struct {
 	Context string `json:"context"` // human description, e.g. "MCP server github env GITHUB_TOKEN"
 	// ReadableByAgent: true when the agent can read it (in its files or env).
 	ReadableByAgent bool `json:"readable_by_agent"`
+	// Workload is the id of the workload whose definition holds it (a
+	// compose service's environment), "" elsewhere.
+	Workload string `json:"workload,omitempty"`
 	Loc
 }

@@ -180,12 +180,25 @@ func (c *Config) CheckRuleIDs(set *rules.Set) error {
 	return nil
 }
 
-// Disabled lists rules whose mode is disabled.
-func (c *Config) Disabled() map[string]bool {
+// Disabled lists the rules of set that do not run: those the policy file
+// disables, and those disabled by default (custom.default_mode) that it
+// does not enforce. A nil Config is the defaults.
+func (c *Config) Disabled(set *rules.Set) map[string]bool {
 	out := map[string]bool{}
+	for _, r := range set.Rules {
+		if r.DefaultMode == "disabled" {
+			out[r.ID] = true
+		}
+	}
+	if c == nil {
+		return out
+	}
 	for id, r := range c.Rules {
-		if r.Mode == "disabled" {
+		switch r.Mode {
+		case "disabled":
 			out[id] = true
+		case "enforced":
+			delete(out, id)
 		}
 	}
 	return out

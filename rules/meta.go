@@ -23,6 +23,9 @@ type Meta struct {
 	Package     string     `json:"package"`
 	File        string     `json:"file"`
 	Builtin     bool       `json:"builtin"`
+	// DefaultMode is enforced, or disabled for a rule that runs only when
+	// the policy file sets its mode to enforced (custom.default_mode).
+	DefaultMode string `json:"default_mode"`
 }
 
 // Resource is a related_resources entry.
@@ -77,6 +80,10 @@ func metaOf(m *ast.Module, file string) (Meta, error) {
 	if md.Category == "" {
 		md.Category = "posture"
 	}
+	md.DefaultMode = str("default_mode")
+	if md.DefaultMode == "" {
+		md.DefaultMode = "enforced"
+	}
 	var missing []string
 	for k, v := range map[string]string{"title": md.Title, "description": md.Description, "custom.id": md.ID, "custom.property": md.Property, "custom.severity": md.Severity, "custom.remediation": md.Remediation} {
 		if v == "" {
@@ -105,6 +112,9 @@ func metaOf(m *ast.Module, file string) (Meta, error) {
 	}
 	if SeverityRank(md.Severity) < 0 {
 		return md, fmt.Errorf("%s: custom.severity %q is not one of %s", file, md.Severity, strings.Join(Severities, ", "))
+	}
+	if md.DefaultMode != "enforced" && md.DefaultMode != "disabled" {
+		return md, fmt.Errorf("%s: custom.default_mode %q must be enforced or disabled", file, md.DefaultMode)
 	}
 	if md.Category != "posture" && md.Category != "dependencies" {
 		return md, fmt.Errorf("%s: custom.category %q must be posture or dependencies", file, md.Category)

@@ -244,15 +244,15 @@ func TestCredentialsOutsideEnvironment(t *testing.T) {
     entrypoint: run --token ` + fakePAT + `
 `
 	doc := collect(t, f, []byte(src))
-	cred := func(where, ctx string, line int) model.Credential {
-		return model.Credential{SecretRef: *pat(), Where: where, Context: ctx, ReadableByAgent: true, Loc: l(line)}
+	cred := func(svc, where, ctx string, line int) model.Credential {
+		return model.Credential{SecretRef: *pat(), Where: where, Context: ctx, ReadableByAgent: true, Workload: "compose:" + f + ":" + svc, Loc: l(line)}
 	}
 	var want []model.Credential
-	want = append(want, cred("arg", "compose service a build arg NPM_TOKEN", 6), cred("arg", "compose service b build arg GH_TOKEN", 9))
+	want = append(want, cred("a", "arg", "compose service a build arg NPM_TOKEN", 6), cred("b", "arg", "compose service b build arg GH_TOKEN", 9))
 	for _, m := range secrets.Scan("git clone https://x:" + fakePAT + "@github.com/o/r") {
-		want = append(want, model.Credential{SecretRef: m.SecretRef, Where: "arg", Context: "compose service b command", ReadableByAgent: true, Loc: l(10)})
+		want = append(want, model.Credential{SecretRef: m.SecretRef, Where: "arg", Context: "compose service b command", ReadableByAgent: true, Workload: "compose:" + f + ":b", Loc: l(10)})
 	}
-	want = append(want, cred("arg", "compose service b entrypoint", 11))
+	want = append(want, cred("b", "arg", "compose service b entrypoint", 11))
 	if diff := cmp.Diff(want, doc.Credentials); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

@@ -125,8 +125,8 @@ func TestCollectFixtures(t *testing.T) {
 			},
 		}},
 		wantCreds: []model.Credential{
-			{SecretRef: *pat(), Where: "env", Context: "compose service agent environment GITHUB_TOKEN", ReadableByAgent: true, Loc: l(ins, 29)},
-			{SecretRef: *openai(), Where: "env", Context: "compose service tools environment OPENAI_API_KEY", ReadableByAgent: true, Loc: l(ins, 41)},
+			{SecretRef: *pat(), Where: "env", Context: "compose service agent environment GITHUB_TOKEN", ReadableByAgent: true, Workload: "compose:" + ins + ":agent", Loc: l(ins, 29)},
+			{SecretRef: *openai(), Where: "env", Context: "compose service tools environment OPENAI_API_KEY", ReadableByAgent: true, Workload: "compose:" + ins + ":tools", Loc: l(ins, 41)},
 		},
 	}, {
 		path: hard,

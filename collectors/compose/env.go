@@ -74,7 +74,7 @@ func (s *service) commandSecrets(key string, n *yaml.Node) {
 
 func (s *service) credential(ref model.SecretRef, where, context string, loc model.Loc) {
 	s.creds = append(s.creds, model.Credential{
-		SecretRef: ref, Where: where, Context: context,
+		SecretRef: ref, Where: where, Context: context, Workload: s.w.ID,
 		// The compose file is in the repository the agent works on.
 		ReadableByAgent: true, Loc: loc,
 	})

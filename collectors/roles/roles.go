@@ -247,6 +247,9 @@ func decide(w *model.Workload) (string, string) {
 			return Platform, why
 		}
 	}
+	if role, why := byName(w); role != "" {
+		return role, why
+	}
 	if w.Source == "kubernetes" {
 		if kind := k8sKind(w); kind == "DaemonSet" {
 			return Platform, "a DaemonSet runs node infrastructure, one pod per node"
@@ -395,4 +398,58 @@ func launchesSandboxes(name string) bool {
 	n := strings.ToUpper(name)
 	i := strings.Index(n, "SANDBOX")
 	return i >= 0 && strings.Contains(n[i:], "IMAGE")
+}
+
+// Words of a workload's name, in the order they are weighed: a name that
+// says it is a platform service (db, api, proxy, migrator…) is one, then a
+// name that says it is the agent's (agent, sandbox, claude…), then the
+// weaker platform words (server, backend).
+var (
+	platformNames = words2set("api", "proxy", "gateway", "ingress", "orchestrator", "controller", "operator",
+		"webhook", "manager", "scheduler", "migrator", "migrate", "migration", "migrations", "setup", "init",
+		"seed", "seeder", "dashboard", "ui", "frontend", "web", "admin", "monitor", "monitoring", "metrics",
+		"exporter", "collector", "db", "database", "postgres", "postgresql", "mysql", "mariadb", "mongo",
+		"mongodb", "redis", "valkey", "cache", "queue", "broker", "mq", "rabbitmq", "kafka", "minio", "s3",
+		"storage", "registry", "nginx", "traefik", "envoy", "caddy", "vault", "keycloak", "auth", "otel",
+		"datadog", "telegraf", "jaeger", "grafana", "prometheus", "loki", "elasticsearch", "opensearch",
+		"clickhouse", "mailhog", "mailpit", "adminer", "pgadmin", "temporal", "mcp")
+	agentNames = words2set("agent", "agents", "sandbox", "sandboxes", "claude", "codex", "aider", "goose",
+		"opencode", "openhands", "devcontainer", "workspace")
+	weakPlatformNames = words2set("server", "backend")
+)
+
+func words2set(ws ...string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
+
+// byName reads what a workload's own name says it is; "" when it says
+// nothing. A Kubernetes workload is named by its object and container.
+func byName(w *model.Workload) (string, string) {
+	ws := nameWords(w.Name)
+	for _, x := range ws {
+		if platformNames[x] {
+			return Platform, fmt.Sprintf("its name %s says it is a platform service (%s)", w.Name, x)
+		}
+	}
+	for _, x := range ws {
+		if agentNames[x] {
+			return Agent, fmt.Sprintf("its name %s says it is the agent's (%s)", w.Name, x)
+		}
+	}
+	for _, x := range ws {
+		if weakPlatformNames[x] {
+			return Platform, fmt.Sprintf("its name %s says it is a platform service (%s)", w.Name, x)
+		}
+	}
+	return "", ""
+}
+
+func nameWords(name string) []string {
+	return strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
+		return r == '-' || r == '_' || r == '.' || r == '/' || r == ' '
+	})
 }

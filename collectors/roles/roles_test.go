@@ -53,11 +53,13 @@ func TestAssign(t *testing.T) {
 				compose("agent", "node:22", "npx -y @anthropic-ai/claude-code -p 'fix it'"),
 				compose("db", "postgres:16"),
 				compose("web", "myorg/web:1"),
+				compose("tools", "myorg/tools:1"),
 			}},
 			want: map[string]got{
 				"compose:c.yml:agent": {Agent, true, "it runs the claude-code agent (command)"},
 				"compose:c.yml:db":    {Platform, false, "its image postgres is a database"},
-				"compose:c.yml:web":   {Unknown, false, "nothing marks it as the agent's, and agent is"},
+				"compose:c.yml:web":   {Platform, false, "its name web says it is a platform service (web)"},
+				"compose:c.yml:tools": {Unknown, false, "nothing marks it as the agent's, and agent is"},
 			},
 		},
 		{
@@ -289,6 +291,24 @@ func TestSelectorValidate(t *testing.T) {
 		}
 		if got != tt.want {
 			t.Errorf("Validate(%+v) = %q, want %q", tt.s, got, tt.want)
+		}
+	}
+}
+
+func TestByName(t *testing.T) {
+	for name, want := range map[string]string{
+		"db-migrator":           Platform,
+		"k8sgpt-mcp-server/k8s": Platform,
+		"agent-server":          Agent,
+		"code-sandbox":          Agent,
+		"agent-api":             Platform, // the platform's API for agents
+		"datadog-agent":         Platform,
+		"mcp-server":            Platform,
+		"worker":                "",
+		"app":                   "",
+	} {
+		if got, _ := byName(&model.Workload{Name: name}); got != want {
+			t.Errorf("byName(%q) = %q, want %q", name, got, want)
 		}
 	}
 }

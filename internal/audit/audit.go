@@ -64,8 +64,8 @@ func NewEngine(ctx context.Context, dirs []string, cfg *policies.Config, sc Scop
 		if err := cfg.CheckRuleIDs(set); err != nil {
 			return nil, err
 		}
-		set = set.Without(cfg.Disabled())
 	}
+	set = set.Without(cfg.Disabled(set))
 	eng, err := rules.Compile(ctx, set)
 	if err != nil {
 		return nil, err

@@ -41,7 +41,11 @@ func newRulesCmd() *cobra.Command {
 			}
 			rows := make([][]string, 0, len(set.Rules))
 			for _, r := range set.Rules {
-				rows = append(rows, []string{r.ID, r.Property, r.Severity, r.Title})
+				title := r.Title
+				if r.DefaultMode == "disabled" {
+					title += " (off by default)"
+				}
+				rows = append(rows, []string{r.ID, r.Property, r.Severity, title})
 			}
 			return renderRules(cmd.OutOrStdout(), rows)
 		},
@@ -61,7 +65,11 @@ func newRulesCmd() *cobra.Command {
 				return usageError("no rule %q (see `sandbox-audit rules list`)", args[0])
 			}
 			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "%s — %s\n\nProperty: %s\nSeverity: %s\nCategory: %s\nSource:   %s\n\n%s\n\nRemediation:\n  %s\n", r.ID, r.Title, r.Property, r.Severity, r.Category, r.File, strings.TrimSpace(r.Description), r.Remediation)
+			fmt.Fprintf(w, "%s — %s\n\nProperty: %s\nSeverity: %s\nCategory: %s\nSource:   %s\n", r.ID, r.Title, r.Property, r.Severity, r.Category, r.File)
+			if r.DefaultMode == "disabled" {
+				fmt.Fprintf(w, "Mode:     off by default; the policy file's rules: {%s: {mode: enforced}} turns it on\n", r.ID)
+			}
+			fmt.Fprintf(w, "\n%s\n\nRemediation:\n  %s\n", strings.TrimSpace(r.Description), r.Remediation)
 			if len(r.Related) > 0 {
 				fmt.Fprintln(w, "\nReferences:")
 				for _, x := range r.Related {

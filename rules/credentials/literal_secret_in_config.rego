@@ -56,9 +56,21 @@ readable(c) := ", readable by the agent" if {
 	object.get(c, "readable_by_agent", false) == true
 } else := ""
 
+# A generic secret (a password-looking literal, a URL's password) in the
+# definition of a workload that is not the agent's is a platform service's
+# local-development value, not a credential of the agent's sandbox; a
+# recognised token (a GitHub PAT, a cloud key) is reported wherever it sits.
+not_judged := {w.id | some w in input.workloads; object.get(w, "judged", true) == false}
+
+platform_dev_value(c) if {
+	object.get(c, "workload", "") in not_judged
+	object.get(c, "lifetime", "unknown") == "unknown"
+}
+
 deny contains f if {
 	some c in input.credentials
 	not object.get(c, "where", "") in live
+	not platform_dev_value(c)
 	f := sa.finding(
 		rego.metadata.chain(), c,
 		sprintf("Literal %s (%s, fingerprint %s) in %s%s", [kind(c), lifetime(c), object.get(c, "fingerprint", "?"), context(c), readable(c)]),

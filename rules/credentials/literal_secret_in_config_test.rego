@@ -53,3 +53,26 @@ test_message_has_no_value if {
 	not contains(f.message, "ghp_")
 	not regex.match(`[0-9]+$`, f.message)
 }
+
+# A database password in a platform service's definition is no finding; a
+# real token there still is.
+test_platform_workload_generic_secret_quiet if {
+	fs := literal_secret_in_config.deny with input as {
+		"workloads": [{"id": "compose:c.yml:db", "judged": false, "role": "platform"}],
+		"credentials": [
+			{"kind": "generic-secret", "lifetime": "unknown", "fingerprint": "aa", "where": "env", "workload": "compose:c.yml:db", "file": "c.yml", "line": 5},
+			{"kind": "github-pat-classic", "lifetime": "long", "fingerprint": "bb", "where": "env", "workload": "compose:c.yml:db", "file": "c.yml", "line": 6},
+		],
+	}
+	count(fs) == 1
+	some f in fs
+	f.line == 6
+}
+
+test_judged_workload_generic_secret_fires if {
+	fs := literal_secret_in_config.deny with input as {
+		"workloads": [{"id": "compose:c.yml:agent", "judged": true, "role": "agent"}],
+		"credentials": [{"kind": "generic-secret", "lifetime": "unknown", "fingerprint": "aa", "where": "env", "workload": "compose:c.yml:agent", "file": "c.yml", "line": 5}],
+	}
+	count(fs) == 1
+}

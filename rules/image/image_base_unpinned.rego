@@ -8,6 +8,10 @@
 #   floats across major versions; its message says so and should be treated as
 #   medium. References to an earlier build stage and scratch are not images and
 #   are skipped.
+#
+#   Off by default: a tag-pinned base image is build hygiene that image
+#   linters already report, and it says nothing about whether the running
+#   sandbox is disposable; enable it where your policy requires digests.
 # related_resources:
 #   - ref: https://docs.docker.com/build/building/best-practices/#pin-base-image-versions
 #     description: Docker — pin base image versions by digest
@@ -21,6 +25,7 @@
 #   id: image-base-unpinned
 #   property: disposable
 #   severity: low
+#   default_mode: disabled
 #   remediation: Pin every FROM by digest (FROM node:22-bookworm@sha256:…) and let a bot such as Dependabot or Renovate propose digest updates as reviewed pull requests.
 package rules.image_base_unpinned
 

@@ -5,6 +5,11 @@
 #   build time, as root, with nothing checked: no pinned version, no checksum,
 #   no signature, and nothing a reviewer could read in the pull request. A
 #   compromised or hijacked download host changes the sandbox image silently.
+#
+#   Off by default: vendor installers over HTTPS (NodeSource, rustup, the
+#   agents' own install scripts) are in nearly every sandbox image, and the
+#   risk is the image's supply chain, not the running sandbox's properties;
+#   enable it where your policy forbids unverified downloads.
 # related_resources:
 #   - ref: https://docs.docker.com/build/building/best-practices/#add-or-copy
 #     description: Docker — Dockerfile best practices, fetching remote content
@@ -16,6 +21,7 @@
 #   id: image-remote-script-piped
 #   property: review
 #   severity: medium
+#   default_mode: disabled
 #   remediation: Download to a file, verify a pinned checksum or signature (ADD --checksum=sha256:… or sha256sum -c), then run it; better, install a pinned package from a distribution or language registry, or COPY a vendored, reviewed script.
 package rules.image_remote_script_piped
 
