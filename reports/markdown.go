@@ -51,6 +51,7 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 	}
 	fmt.Fprintf(ew, "\n**Gate** (fail-on %s): %s\n", r.Gate.FailOn, gate)
 	act, sup := active(r.Findings)
+	act, nts := notes(act)
 	fmt.Fprintf(ew, "\n### Findings (%d)\n\n", len(act))
 	if len(act) > 0 {
 		fmt.Fprintf(ew, "| Severity | Property | Rule | Location | Message |\n|---|---|---|---|---|\n")
@@ -61,6 +62,17 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 		if more > 0 {
 			fmt.Fprintf(ew, "\n… and %d more finding(s) in the full report.\n", more)
 		}
+	}
+	if len(nts) > 0 {
+		fmt.Fprintf(ew, "\n<details><summary>%d note(s) on workloads that are not the agent's sandbox</summary>\n\n", len(nts))
+		shown, more := limit(nts, r.Limit)
+		for _, f := range shown {
+			fmt.Fprintf(ew, "- `%s` `%s:%d` — %s\n", f.RuleID, f.File, f.Line, mdEscape(f.Message))
+		}
+		if more > 0 {
+			fmt.Fprintf(ew, "- … and %d more\n", more)
+		}
+		fmt.Fprintf(ew, "\n</details>\n")
 	}
 	if len(sup) > 0 {
 		fmt.Fprintf(ew, "\n<details><summary>%d waived or baselined</summary>\n\n", len(sup))

@@ -126,6 +126,20 @@ func active(fs []rules.Finding) (act, suppressed []rules.Finding) {
 	return act, suppressed
 }
 
+// notes splits the notes about workloads that are not the agent's sandbox
+// (category platform) from the findings: they are listed apart, since they
+// speak for no property.
+func notes(fs []rules.Finding) (findings, notes []rules.Finding) {
+	for _, f := range fs {
+		if f.Category == "platform" {
+			notes = append(notes, f)
+		} else {
+			findings = append(findings, f)
+		}
+	}
+	return findings, notes
+}
+
 // limit returns the first n findings (all when n is 0) and how many are left out.
 func limit(fs []rules.Finding, n int) ([]rules.Finding, int) {
 	if n <= 0 || len(fs) <= n {

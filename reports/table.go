@@ -66,6 +66,7 @@ func (Table) Write(w io.Writer, r *Report) error {
 		}
 	}
 	act, sup := active(r.Findings)
+	act, nts := notes(act)
 	fmt.Fprintf(ew, "\nFindings: %d", len(act))
 	if len(sup) > 0 {
 		fmt.Fprintf(ew, " (+%d waived or in baseline)", len(sup))
@@ -82,6 +83,20 @@ func (Table) Write(w io.Writer, r *Report) error {
 		}
 		if more > 0 {
 			fmt.Fprintf(ew, "… and %d more finding(s) in the full report\n", more)
+		}
+	}
+	if len(nts) > 0 {
+		fmt.Fprintf(ew, "\nNotes on workloads that are not the agent's sandbox (%d, no property counts them):\n", len(nts))
+		shown, more := limit(nts, r.Limit)
+		rows = rows[:0]
+		for _, f := range shown {
+			rows = append(rows, []string{f.RuleID, fmt.Sprintf("%s:%d", f.File, f.Line), f.Message})
+		}
+		if err := RenderTable(ew, []string{"Rule", "Location", "Note"}, rows); err != nil {
+			return err
+		}
+		if more > 0 {
+			fmt.Fprintf(ew, "… and %d more note(s) in the full report\n", more)
 		}
 	}
 	if s := depsSummary(r.Dependencies); s != "" {
