@@ -37,18 +37,13 @@ func New() Collector { return Collector{} }
 // Name implements collectors.Collector.
 func (Collector) Name() string { return "devcontainer" }
 
-// Match accepts .devcontainer.json, .devcontainer/devcontainer.json and
-// .devcontainer/<name>/devcontainer.json in any directory.
+// Match accepts .devcontainer.json and every devcontainer.json: the
+// devcontainer CLI looks in .devcontainer.json, .devcontainer/ and
+// .devcontainer/<name>/, but templates meant to be copied there (a
+// repository root, templates/x/) are the same format and the same sandbox.
 func (Collector) Match(p string) bool {
-	base, dir := path.Base(p), path.Dir(p)
-	switch base {
-	case ".devcontainer.json":
-		return true
-	case "devcontainer.json":
-		parent := path.Base(dir)
-		return parent == ".devcontainer" || (parent != "." && path.Base(path.Dir(dir)) == ".devcontainer")
-	}
-	return false
+	base := path.Base(p)
+	return base == ".devcontainer.json" || base == "devcontainer.json"
 }
 
 // Collect parses one devcontainer.json (JSON with comments and trailing

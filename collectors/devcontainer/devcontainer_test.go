@@ -46,9 +46,10 @@ func TestMatch(t *testing.T) {
 		"svc/.devcontainer.json":                 true,
 		".devcontainer/python/devcontainer.json": true,
 		"a/b/.devcontainer/devcontainer.json":    true,
-		"devcontainer.json":                      false,
-		"config/devcontainer.json":               false,
-		".devcontainer/a/b/devcontainer.json":    false,
+		"devcontainer.json":                      true,
+		"config/devcontainer.json":               true,
+		".devcontainer/a/b/devcontainer.json":    true,
+		"devcontainer.jsonc":                     false,
 		".devcontainer/Dockerfile":               false,
 		".devcontainer/devcontainer-lock.json":   false,
 	}
