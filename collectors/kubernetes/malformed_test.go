@@ -106,7 +106,8 @@ func TestMatch(t *testing.T) {
 func FuzzCollect(f *testing.F) {
 	seeds, _ := filepath.Glob("../../fixtures/kubernetes/*.yaml")
 	more, _ := filepath.Glob("../../fixtures/scenarios/k8s-gvisor-hardened/*.yaml")
-	for _, p := range append(seeds, more...) {
+	crds, _ := filepath.Glob("../../fixtures/kubernetes/*/*/*.yaml")
+	for _, p := range append(append(seeds, more...), crds...) {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(b)
 		}
@@ -137,6 +138,24 @@ func FuzzCollect(f *testing.F) {
 		}
 		if _, err := json.Marshal(doc); err != nil {
 			t.Fatalf("document does not marshal: %v", err)
+		}
+	})
+}
+
+// FuzzCalicoSelector: the selector parser never panics or loops, and what
+// it accepts evaluates to one of the three values.
+func FuzzCalicoSelector(f *testing.F) {
+	for _, s := range []string{"", "all()", "app == 'a' && !has(b)", "k in {'a', \"b\"} || (x != 'y')", "tier starts with 'x'", "((((", "has(", "a not in {}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sel, err := parseCalicoSelector(s)
+		if err != nil {
+			return
+		}
+		l := func(k string) (string, bool, bool) { return "v", k == "app", k != "unknown" }
+		if r := sel.eval(l); r != yes && r != no && r != maybe {
+			t.Fatalf("%q evaluated to %d", s, r)
 		}
 	})
 }

@@ -2,6 +2,7 @@ package kubernetes
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,6 +17,7 @@ func (f *file) networkPolicy(o object) {
 	np := model.NetworkPolicy{
 		Name: o.name, Namespace: o.namespace, Loc: f.loc(o.node),
 		PodSelector: selector(get(spec, "podSelector")),
+		Kind:        "NetworkPolicy", APIVersion: o.apiVersion,
 	}
 	egress := items(get(spec, "egress"))
 	np.EgressRules = len(egress)
@@ -28,10 +30,14 @@ func (f *file) networkPolicy(o object) {
 			np.PolicyTypes = append(np.PolicyTypes, "Egress")
 		}
 	}
+	np.IsolatesEgress = slices.Contains(np.PolicyTypes, "Egress")
 	for _, r := range egress {
 		all, allow := egressRule(r)
 		np.EgressAllowAll = np.EgressAllowAll || all
 		np.EgressAllow = append(np.EgressAllow, allow...)
+		for _, a := range allow {
+			np.Rules = append(np.Rules, model.PolicyRule{Action: "allow", All: all, Text: a, Loc: f.loc(r)})
+		}
 	}
 	f.doc.NetworkPolicies = append(f.doc.NetworkPolicies, np)
 }

@@ -29,15 +29,20 @@ func (e *expansionError) Error() string { return e.msg }
 // written, or when an anchor refers to itself. It is linear in the nodes
 // written: each anchor's expanded size is computed once.
 func checkExpansion(root *yaml.Node) error {
-	written := 0
+	written, aliases := 0, false
 	var count func(n *yaml.Node)
 	count = func(n *yaml.Node) {
 		written++
+		aliases = aliases || n.Kind == yaml.AliasNode
 		for _, c := range n.Content {
 			count(c)
 		}
 	}
 	count(root)
+	if !aliases {
+		// Nothing expands: the document is as large as it is written.
+		return nil
+	}
 	limit := expansionBase + expansionFactor*written
 	memo := map[*yaml.Node]int{}
 	onPath := map[*yaml.Node]bool{}
@@ -122,6 +127,28 @@ func entries(n *yaml.Node) []pair {
 
 // lookup returns the key and value nodes of key in mapping n (nil, nil when absent).
 func lookup(n *yaml.Node, key string) (*yaml.Node, *yaml.Node) {
+	n = deref(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	// Most mappings have no merge key: find the key without building the
+	// merged entry list (lookup runs for every field of every object).
+	merge := false
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+			merge = true
+			break
+		}
+	}
+	if !merge {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Value == key {
+				return k, deref(n.Content[i+1])
+			}
+		}
+		return nil, nil
+	}
 	for _, p := range entries(n) {
 		if p.key.Value == key {
 			return p.key, deref(p.val)

@@ -35,7 +35,11 @@ fix := {
 	"devcontainer": "add --network=none to runArgs, or attach it to an internal network with an egress proxy",
 }
 
-how(w) := fix[object.get(w, "source", "")] if {
+# The NetworkPolicy agent-sandbox's controller keeps for a SandboxTemplate
+# is changed in the template, not beside it.
+how(w) := "set spec.networkPolicy.egress in the SandboxTemplate to the destinations the sandbox needs (an empty list denies all)" if {
+	startswith(object.get(object.get(w, "egress", {}), "by", ""), "agent-sandbox NetworkPolicy")
+} else := fix[object.get(w, "source", "")] if {
 	fix[object.get(w, "source", "")]
 } else := "deny outbound traffic by default and allow only named destinations"
 
@@ -57,9 +61,18 @@ by(w) := egress(w).by if {
 	object.get(egress(w), "by", "") != ""
 } else := "unnamed"
 
+# unverified_only: the only control found may not select the workload (a
+# policy on labels the scan cannot know); egress-unverified reports it.
+unverified_only(w) if {
+	is_object(egress(w))
+	object.get(egress(w), "restricted", false) != true
+	count(object.get(egress(w), "unverified", [])) > 0
+}
+
 deny contains f if {
 	some w in input.workloads
 	not isolated(w)
+	not unverified_only(w)
 	p := problem(w)
 	f := sa.finding(
 		rego.metadata.chain(), w,

@@ -62,3 +62,29 @@ test_hardened_quiet if {
 test_empty_input_quiet if {
 	count(egress_unrestricted.deny) == 0 with input as {}
 }
+
+# A policy that may not select the pod is egress-unverified's finding, not
+# a declared lack of restriction.
+test_unverified_only_left_to_egress_unverified if {
+	count(egress_unrestricted.deny) == 0 with input as {"workloads": [{
+		"source": "kubernetes", "name": "agent", "file": "pod.yaml", "line": 9,
+		"egress": {"restricted": false, "allow_all": false, "allow": [], "deny": [], "by": "CalicoGlobalNetworkPolicy lockdown", "file": "gnp.yaml", "line": 1, "unverified": ["CalicoGlobalNetworkPolicy lockdown may select the pod"]},
+	}]}
+}
+
+# Verified and allowing everything still fires, whatever else is unverified.
+test_allow_all_with_unverified_notes_fires if {
+	count(egress_unrestricted.deny) == 1 with input as {"workloads": [{
+		"source": "kubernetes", "name": "agent", "file": "pod.yaml", "line": 9,
+		"egress": {"restricted": true, "allow_all": true, "allow": ["entity world (every destination outside the cluster)"], "deny": [], "by": "CiliumNetworkPolicy a/open", "file": "cnp.yaml", "line": 1, "unverified": ["CalicoNetworkPolicy a/x: in tier t"]},
+	}]}
+}
+
+test_agent_sandbox_template_default_names_the_template if {
+	fs := egress_unrestricted.deny with input as {"workloads": [{
+		"source": "kubernetes", "name": "py/runtime", "id": "k8s:SandboxTemplate/a/py/runtime", "file": "tmpl.yaml", "line": 9,
+		"egress": {"restricted": true, "allow_all": true, "allow": ["the public internet"], "deny": [], "unverified": [], "by": "agent-sandbox NetworkPolicy a/py-network-policy (SandboxTemplate py)", "file": "tmpl.yaml", "line": 1},
+	}]}
+	some f in fs
+	contains(f.message, "spec.networkPolicy.egress in the SandboxTemplate")
+}
