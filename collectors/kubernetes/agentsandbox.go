@@ -230,10 +230,26 @@ func resolveSandboxRefs(doc *model.Document) {
 		}
 	}
 	pools := map[string]*model.SandboxRef{}
+	// elsewhere: "Kind/name" of the pools and templates in the scan, to tell
+	// a reference to another namespace from one to a missing object.
+	elsewhere := map[string]bool{}
 	for i := range doc.SandboxRefs {
 		if r := &doc.SandboxRefs[i]; r.Kind == "SandboxWarmPool" {
 			pools[r.Namespace+"/"+r.Name] = r
+			elsewhere["SandboxWarmPool/"+r.Name] = true
 		}
+	}
+	for obj := range owned {
+		if kind, rest, _ := strings.Cut(obj, "/"); kind == "SandboxTemplate" {
+			_, name, _ := strings.Cut(rest, "/")
+			elsewhere["SandboxTemplate/"+name] = true
+		}
+	}
+	gone := func(kind, name, reason string) string {
+		if elsewhere[kind+"/"+name] {
+			return "its " + kind + " is in the scan only in another namespace: the sandbox's pod is not audited (a namespace set at apply time, e.g. by kustomize, is not known to the scan)"
+		}
+		return reason
 	}
 	for i := range doc.SandboxRefs {
 		r := &doc.SandboxRefs[i]
@@ -248,7 +264,7 @@ func resolveSandboxRefs(doc *model.Document) {
 			pool = pools[r.Namespace+"/"+r.WarmPool]
 			switch {
 			case pool == nil && r.Template == "":
-				missing(doc, r, reasonWarmPoolGone)
+				missing(doc, r, gone("SandboxWarmPool", r.WarmPool, reasonWarmPoolGone))
 				continue
 			case pool != nil && pool.Resolved == "own-pod":
 				object = "SandboxWarmPool/" + pool.Namespace + "/" + pool.Name
@@ -258,7 +274,9 @@ func resolveSandboxRefs(doc *model.Document) {
 		}
 		ws := owned[object]
 		if len(ws) == 0 {
-			missing(doc, r, reasonTemplateGone)
+			_, rest, _ := strings.Cut(object, "/")
+			_, name, _ := strings.Cut(rest, "/")
+			missing(doc, r, gone("SandboxTemplate", name, reasonTemplateGone))
 			continue
 		}
 		r.Resolved = "template"

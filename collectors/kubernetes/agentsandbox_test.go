@@ -239,3 +239,17 @@ spec: {sandboxTemplateRef: {name: ""}, warmpool: p, lifecycle: {shutdownPolicy: 
 		t.Errorf("skipped = %+v", doc.Skipped)
 	}
 }
+
+// A claim naming a pool written without a namespace (kustomize or kubectl -n
+// sets it at apply time) is told apart from one naming a missing pool.
+func TestSandboxClaimOtherNamespace(t *testing.T) {
+	doc := collectFiles(t, map[string]string{
+		"claim.yaml": "apiVersion: extensions.agents.x-k8s.io/v1beta1\nkind: SandboxClaim\nmetadata: {name: c, namespace: team}\nspec: {warmPoolRef: {name: pool}}\n",
+		"pool.yaml":  "apiVersion: extensions.agents.x-k8s.io/v1beta1\nkind: SandboxWarmPool\nmetadata: {name: pool}\nspec: {replicas: 1, sandboxTemplateRef: {name: t}}\n",
+		"t.yaml":     "apiVersion: extensions.agents.x-k8s.io/v1beta1\nkind: SandboxTemplate\nmetadata: {name: t}\nspec: {podTemplate: {spec: {containers: [{name: c, image: x}]}}}\n",
+	})
+	want := []string{"SandboxClaim its SandboxWarmPool is in the scan only in another namespace: the sandbox's pod is not audited (a namespace set at apply time, e.g. by kustomize, is not known to the scan) ×1"}
+	if diff := cmp.Diff(want, skips(doc)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

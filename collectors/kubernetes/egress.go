@@ -78,10 +78,15 @@ func newPolicyIndex(doc *model.Document) *policyIndex {
 // a Calico policy whose types leave out Egress has no effect on it; a
 // Cilium policy may allow without isolating (enableDefaultDeny.egress false).
 func relevant(np *model.NetworkPolicy) bool {
-	if strings.HasPrefix(np.Kind, "Cilium") {
+	if isCilium(np) {
 		return np.IsolatesEgress || len(np.Rules) > 0 || np.Unverified != ""
 	}
-	return np.IsolatesEgress
+	return np.IsolatesEgress || (isOther(np) && np.Unverified != "")
+}
+
+// isOther: a policy of otherPolicies, read but not evaluated.
+func isOther(np *model.NetworkPolicy) bool {
+	return otherPolicies[strings.Split(np.APIVersion, "/")[0]+"/"+np.Kind] != ""
 }
 
 func isCalico(np *model.NetworkPolicy) bool { return strings.HasPrefix(np.Kind, "Calico") }
@@ -142,6 +147,14 @@ func (x *policyIndex) applies(i int, w *model.Workload) tri {
 	switch {
 	case np.Kind == "SandboxTemplate":
 		return triOf(w.Object == "SandboxTemplate/"+np.Namespace+"/"+np.Template)
+	case isOther(np):
+		switch otherPolicies[strings.Split(np.APIVersion, "/")[0]+"/"+np.Kind] {
+		case "cluster":
+			return maybe
+		case "namespace":
+			return yes
+		}
+		return matchSelector(np.PodSelector, podLabels(w))
 	case isCilium(np):
 		return matchSelector(np.PodSelector, ciliumLabels(w, x.nsLabels(w.Namespace)))
 	case isCalico(np):
@@ -188,6 +201,10 @@ func (x *policyIndex) egress(w *model.Workload) *model.Egress {
 				notes = append(notes, describe(np)+": "+np.Unverified)
 			}
 		case maybe:
+			if isOther(np) {
+				notes = append(notes, describe(np)+" may select the pod: "+np.Unverified)
+				continue
+			}
 			notes = append(notes, describe(np)+" may select the pod: its selector depends on labels the scan does not know (set at run time, or the Namespace is not in the scan)")
 		}
 	}

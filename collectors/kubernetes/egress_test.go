@@ -304,3 +304,49 @@ func TestPolicyIndexCandidates(t *testing.T) {
 		t.Errorf("candidates (-want +got):\n%s", diff)
 	}
 }
+
+// Egress controls of other CNIs and platforms are not evaluated: a pod they
+// may select gets a note, not "declares no egress restriction".
+func TestOtherPolicies(t *testing.T) {
+	note := func(kind, group string) string {
+		return kind + " (" + group + ") is not evaluated: what it allows or denies is not in this report"
+	}
+	tests := []struct {
+		name string
+		yaml string
+		want *model.Egress
+	}{
+		{"GKE FQDNNetworkPolicy selecting the pod", `apiVersion: networking.gke.io/v1alpha1
+kind: FQDNNetworkPolicy
+metadata: {name: fqdn, namespace: agents}
+spec:
+  podSelector: {matchLabels: {app: agent}}
+  egress: [{matches: [{name: api.example.com}]}]
+`, &model.Egress{By: "FQDNNetworkPolicy agents/fqdn", Loc: model.Loc{File: "p.yaml", Line: 1},
+			Unverified: []string{"FQDNNetworkPolicy agents/fqdn: " + note("FQDNNetworkPolicy", "networking.gke.io")}}},
+		{"GKE FQDNNetworkPolicy selecting others", `apiVersion: networking.gke.io/v1alpha1
+kind: FQDNNetworkPolicy
+metadata: {name: fqdn, namespace: agents}
+spec: {podSelector: {matchLabels: {app: web}}}
+`, nil},
+		{"OVN EgressFirewall covers its namespace", `apiVersion: k8s.ovn.org/v1
+kind: EgressFirewall
+metadata: {name: default, namespace: agents}
+spec: {egress: [{type: Deny, to: {cidrSelector: 0.0.0.0/0}}]}
+`, &model.Egress{By: "EgressFirewall agents/default", Loc: model.Loc{File: "p.yaml", Line: 1},
+			Unverified: []string{"EgressFirewall agents/default: " + note("EgressFirewall", "k8s.ovn.org")}}},
+		{"AdminNetworkPolicy may select any pod", `apiVersion: policy.networking.k8s.io/v1alpha1
+kind: AdminNetworkPolicy
+metadata: {name: anp}
+spec: {priority: 10, subject: {namespaces: {}}}
+`, &model.Egress{By: "AdminNetworkPolicy anp", Loc: model.Loc{File: "p.yaml", Line: 1},
+			Unverified: []string{"AdminNetworkPolicy anp may select the pod: " + note("AdminNetworkPolicy", "policy.networking.k8s.io")}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(lists(tt.want), egressOf(t, map[string]string{"p.yaml": tt.yaml})); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}

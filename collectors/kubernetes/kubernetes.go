@@ -191,6 +191,9 @@ func (f *file) object(o object) {
 	case (g == "projectcalico.org" || g == "crd.projectcalico.org") && (o.kind == "NetworkPolicy" || o.kind == "GlobalNetworkPolicy"):
 		f.calicoPolicy(o)
 		return
+	case otherPolicies[g+"/"+o.kind] != "":
+		f.otherPolicy(o, otherPolicies[g+"/"+o.kind])
+		return
 	case g == agentsExtGroup && o.kind == "SandboxClaim":
 		f.sandboxClaim(o)
 		return

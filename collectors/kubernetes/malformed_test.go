@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,6 +41,8 @@ func TestMalformed(t *testing.T) {
 		{"billion laughs", billionLaughs(9), 8},
 		{"anchor containing itself", "apiVersion: v1\nkind: Pod\nspec: &s {containers: [{name: c}], again: *s}\n", 3},
 		{"merge-key bomb", mergeBomb(), 0},
+		{"duplicate in a large mapping", "apiVersion: v1\nkind: ConfigMap\ndata:\n" + manyKeys(20) + "  k3: again\n", 24},
+		{"two objects without ---", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: c}]}\n\napiVersion: v1\nkind: Pod\n", 6},
 		{"helm template", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Release.Name }}\n{{- if .Values.x }}\nspec: {}\n{{- end }}\n", 5},
 	}
 	for _, tt := range tests {
@@ -65,6 +68,15 @@ func TestMalformed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// manyKeys writes n distinct keys k0…k(n-1) of a mapping indented by two.
+func manyKeys(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "  k%d: v\n", i)
+	}
+	return b.String()
 }
 
 // mergeBomb nests merge keys instead of sequences.

@@ -147,3 +147,36 @@ func portSummary(p *yaml.Node) string {
 	}
 	return proto + "/" + port
 }
+
+// otherPolicies are egress controls of other CNIs and platforms that this
+// collector does not evaluate, by group/kind, with the pods they can apply
+// to: "pods" (a podSelector in the policy's namespace), "namespace" (every
+// pod of it) or "cluster" (any pod, by selectors not evaluated). A pod they
+// may select gets an unverified note instead of an unfounded "declares no
+// egress restriction".
+var otherPolicies = map[string]string{
+	"networking.gke.io/FQDNNetworkPolicy":                 "pods",
+	"k8s.ovn.org/EgressFirewall":                          "namespace",
+	"network.openshift.io/EgressNetworkPolicy":            "namespace",
+	"policy.networking.k8s.io/AdminNetworkPolicy":         "cluster",
+	"policy.networking.k8s.io/BaselineAdminNetworkPolicy": "cluster",
+	"policy.networking.k8s.io/ClusterNetworkPolicy":       "cluster",
+	"crd.antrea.io/ClusterNetworkPolicy":                  "cluster",
+	"crd.antrea.io/NetworkPolicy":                         "namespace",
+}
+
+// otherPolicy records a policy of otherPolicies as unverified.
+func (f *file) otherPolicy(o object, scope string) {
+	np := model.NetworkPolicy{
+		Name: o.name, Namespace: o.namespace, Loc: f.loc(o.node),
+		Kind: o.kind, APIVersion: o.apiVersion, ClusterWide: scope == "cluster",
+		Unverified: o.kind + " (" + o.group() + ") is not evaluated: what it allows or denies is not in this report",
+	}
+	if np.ClusterWide {
+		np.Namespace = ""
+	}
+	if scope == "pods" {
+		np.PodSelector = selector(dig(o.node, "spec", "podSelector"))
+	}
+	f.doc.NetworkPolicies = append(f.doc.NetworkPolicies, np)
+}

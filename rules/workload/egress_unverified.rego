@@ -7,9 +7,12 @@
 #   namespace labels when the Namespace object is not in the scan, service
 #   account labels), a Calico policy in a tier whose order is defined
 #   elsewhere, a construct whose meaning differs between versions (an empty
-#   Cilium egress section). The network property is judged on the part that
-#   could be verified; check the rest against the running cluster
-#   (kubectl get ciliumnetworkpolicies,networkpolicies -A, calicoctl).
+#   Cilium egress section), or an egress control of another kind that is read
+#   but not evaluated (GKE FQDNNetworkPolicy, OVN EgressFirewall, OpenShift
+#   EgressNetworkPolicy, AdminNetworkPolicy, Antrea policies). The network
+#   property is judged on the part that could be verified; check the rest
+#   against the running cluster (kubectl get ciliumnetworkpolicies,networkpolicies
+#   -A, calicoctl).
 # related_resources:
 #   - ref: https://docs.cilium.io/en/stable/security/policy/intro/
 #     description: Cilium — policy enforcement modes and default deny
