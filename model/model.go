@@ -168,6 +168,10 @@ type Egress struct {
 	// Deny lists destinations a deny rule takes out of what is allowed
 	// (Cilium egressDeny, Calico Deny rules).
 	Deny []string `json:"deny"`
+	// OpenPorts are the ports on which every destination is allowed
+	// (0.0.0.0/0, Cilium's world, a rule without peers — limited to ports),
+	// e.g. "TCP/443": the internet on those ports.
+	OpenPorts []string `json:"open_ports"`
 	// Unverified says what the scan could not evaluate about the control:
 	// a policy whose selector depends on labels the scan does not know
 	// (namespace labels without the Namespace object), a construct whose
@@ -293,6 +297,8 @@ type PolicyRule struct {
 	Action string `json:"action"`
 	// All: the rule matches every destination on every port.
 	All bool `json:"all"`
+	// OpenPorts: the rule matches every destination, on these ports only.
+	OpenPorts []string `json:"open_ports,omitempty"`
 	// Text describes what it matches, e.g. "api.github.com on TCP/443".
 	Text string `json:"text"`
 	Loc

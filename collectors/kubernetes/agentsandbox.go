@@ -199,9 +199,13 @@ func (f *file) templatePolicy(o object, spec *yaml.Node) {
 	} else {
 		np.Loc = f.loc(key)
 		for _, r := range items(get(custom, "egress")) {
-			all, allow := egressRule(r)
-			for _, a := range allow {
-				np.Rules = append(np.Rules, model.PolicyRule{Action: "allow", All: all, Text: a, Loc: f.loc(r)})
+			all, allow, open := egressRuleOpen(r)
+			for i, a := range allow {
+				pr := model.PolicyRule{Action: "allow", All: all, Text: a, Loc: f.loc(r)}
+				if i == 0 {
+					pr.OpenPorts = open
+				}
+				np.Rules = append(np.Rules, pr)
 			}
 		}
 	}

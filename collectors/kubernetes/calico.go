@@ -94,6 +94,8 @@ func (f *file) calicoRule(r *yaml.Node) model.PolicyRule {
 	d := get(r, "destination")
 	var what []string
 	constrained := false
+	// portless: constrained by something other than ports and protocol.
+	portless := false
 	nets := strList(get(d, "nets"))
 	openNet := len(nets) == 0
 	for _, n := range nets {
@@ -107,6 +109,7 @@ func (f *file) calicoRule(r *yaml.Node) model.PolicyRule {
 	}
 	if s := str(get(d, "selector")); s != "" {
 		constrained = true
+		portless = true
 		where := "in the same namespace"
 		if ns := str(get(d, "namespaceSelector")); ns != "" {
 			where = "in namespaces (" + ns + ")"
@@ -114,22 +117,27 @@ func (f *file) calicoRule(r *yaml.Node) model.PolicyRule {
 		what = append(what, "endpoints ("+s+") "+where)
 	} else if ns := str(get(d, "namespaceSelector")); ns != "" {
 		constrained = true
+		portless = true
 		what = append(what, "namespaces ("+ns+")")
 	}
 	if s := str(get(d, "notSelector")); s != "" {
 		constrained = true
+		portless = true
 		what = append(what, "not endpoints ("+s+")")
 	}
 	if svc := get(d, "services"); svc != nil {
 		constrained = true
+		portless = true
 		what = append(what, "service "+str(get(svc, "namespace"))+"/"+str(get(svc, "name")))
 	}
 	if sa := get(d, "serviceAccounts"); sa != nil {
 		constrained = true
+		portless = true
 		what = append(what, "service accounts "+strings.Join(strList(get(sa, "names")), ", ")+str(get(sa, "selector")))
 	}
 	if ds := strList(get(d, "domains")); len(ds) > 0 {
 		constrained = true
+		portless = true
 		what = append(what, strings.Join(ds, ", "))
 	}
 	proto := str(get(r, "protocol"))
@@ -148,16 +156,23 @@ func (f *file) calicoRule(r *yaml.Node) model.PolicyRule {
 	}
 	if np := items(get(d, "notPorts")); len(np) > 0 {
 		constrained = true
+		portless = true
 		on += " except ports"
 	}
 	if str(get(r, "notProtocol")) != "" || get(r, "http") != nil || get(r, "icmp") != nil {
 		constrained = true
+		portless = true
 	}
 	if len(what) == 0 {
 		what = []string{"any destination"}
 	}
 	pr.Text = strings.Join(what, " ") + on
 	pr.All = openNet && !constrained
+	// Only ports (and the protocol they need) narrow it: every destination
+	// on those ports.
+	if openNet && len(ports) > 0 && !portless {
+		pr.OpenPorts = ports
+	}
 	return pr
 }
 

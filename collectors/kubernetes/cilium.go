@@ -175,9 +175,13 @@ func (f *file) ciliumRule(r *yaml.Node, action, ns string) model.PolicyRule {
 		pr.Text = "nothing (an empty rule)"
 	case len(peers) == 0:
 		pr.Text = "any destination" + on
+		pr.OpenPorts = ports
 	default:
 		pr.Text = strings.Join(peers, ", ") + on
 		pr.All = everything && len(ports) == 0
+		if everything {
+			pr.OpenPorts = ports
+		}
 	}
 	return pr
 }

@@ -234,6 +234,7 @@ func (x *policyIndex) egress(w *model.Workload) *model.Egress {
 	}
 	eg.Allow = nonNil(eg.Allow)
 	eg.Deny = nonNil(eg.Deny)
+	eg.OpenPorts = nonNil(eg.OpenPorts)
 	eg.Unverified = append(nonNil(eg.Unverified), notes...)
 	return eg
 }
@@ -284,6 +285,11 @@ func (x *policyIndex) union(sure []int) *model.Egress {
 				denyAll = denyAll || r.All
 				eg.Deny = addOnce(eg.Deny, r.Text)
 			case r.Text == "nothing (an empty rule)":
+			case len(r.OpenPorts) > 0:
+				for _, p := range r.OpenPorts {
+					eg.OpenPorts = addOnce(eg.OpenPorts, p)
+				}
+				eg.Allow = addOnce(eg.Allow, r.Text)
 			case r.All:
 				eg.AllowAll = true
 				if allBy == nil {
@@ -300,7 +306,7 @@ func (x *policyIndex) union(sure []int) *model.Egress {
 		by = &x.nps[sure[0]]
 	}
 	if denyAll {
-		eg.AllowAll = false
+		eg.AllowAll, eg.OpenPorts = false, nil
 	}
 	if eg.AllowAll {
 		by = allBy
@@ -350,6 +356,9 @@ func (x *policyIndex) ordered(sure []int) *model.Egress {
 					eg.AllowAll, eg.By, eg.Loc = true, describe(np), np.Loc
 					eg.Allow = addOnce(eg.Allow, r.Text)
 					return eg
+				}
+				for _, p := range r.OpenPorts {
+					eg.OpenPorts = addOnce(eg.OpenPorts, p)
 				}
 				eg.Allow = addOnce(eg.Allow, r.Text)
 			case "deny":

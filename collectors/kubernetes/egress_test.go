@@ -54,7 +54,7 @@ func TestCiliumEgress(t *testing.T) {
 		{"matchPattern * allows all", cnp("  egress: [{toFQDNs: [{matchPattern: \"*\"}]}]\n"),
 			&model.Egress{Restricted: true, AllowAll: true, By: by, Loc: at, Allow: []string{"*"}}},
 		{"world on 443 only is named", cnp("  egress: [{toEntities: [world], toPorts: [{ports: [{port: \"443\"}]}]}]\n"),
-			&model.Egress{Restricted: true, By: by, Loc: at, Allow: []string{"entity world (every destination outside the cluster) on ANY/443"}}},
+			&model.Egress{Restricted: true, By: by, Loc: at, Allow: []string{"entity world (every destination outside the cluster) on ANY/443"}, OpenPorts: []string{"ANY/443"}}},
 		{"empty rule is default deny", cnp("  egress: [{}]\n"), &model.Egress{Restricted: true, By: by, Loc: at}},
 		{"egressDeny wins over world", cnp("  egress: [{toEntities: [world]}]\n  egressDeny: [{toEntities: [world]}]\n"),
 			&model.Egress{Restricted: true, By: by, Loc: at,
@@ -157,7 +157,7 @@ func TestCalicoEgress(t *testing.T) {
     - {action: Allow, protocol: UDP, destination: {ports: [53]}}
     - {action: Allow, destination: {domains: [api.openai.com]}}
     - {action: Deny}
-`), &model.Egress{Restricted: true, By: by("lock"), Loc: at,
+`), &model.Egress{Restricted: true, By: by("lock"), Loc: at, OpenPorts: []string{"UDP/53"},
 			Allow: []string{"any destination on UDP/53", "api.openai.com"}, Deny: []string{"any destination"}}},
 		{"types default to Egress with egress rules", cal("open", "  selector: has(tier)\n  egress: [{action: Allow}]\n"),
 			&model.Egress{Restricted: true, AllowAll: true, By: by("open"), Loc: at, Allow: []string{"any destination"}}},

@@ -44,7 +44,7 @@ func TestLinkEgress(t *testing.T) {
 		{"unknown operator selects nothing", np("  podSelector: {matchExpressions: [{key: app, operator: Equals, values: [agent]}]}\n  policyTypes: [Egress]\n"), nil},
 		{"ingress only", np("  podSelector: {}\n  policyTypes: [Ingress]\n  egress: [{}]\n"), nil},
 		{"no policyTypes but egress rules", np("  podSelector: {}\n  egress: [{ports: [{port: 443}]}]\n"),
-			&model.Egress{Restricted: true, Allow: []string{"any destination on TCP/443"}, By: "NetworkPolicy agents/np", Loc: at}},
+			&model.Egress{Restricted: true, Allow: []string{"any destination on TCP/443"}, OpenPorts: []string{"TCP/443"}, By: "NetworkPolicy agents/np", Loc: at}},
 		{"egress [{}] allows all", np("  podSelector: {}\n  policyTypes: [Egress]\n  egress: [{}]\n"),
 			&model.Egress{Restricted: true, AllowAll: true, Allow: []string{"any destination"}, By: "NetworkPolicy agents/np", Loc: at}},
 		{"0.0.0.0/0 except metadata still allows all", np("  podSelector: {}\n  policyTypes: [Egress]\n  egress: [{to: [{ipBlock: {cidr: 0.0.0.0/0, except: [169.254.169.254/32]}}]}]\n"),
@@ -81,6 +81,9 @@ func lists(e *model.Egress) *model.Egress {
 	}
 	if c.Deny == nil {
 		c.Deny = []string{}
+	}
+	if c.OpenPorts == nil {
+		c.OpenPorts = []string{}
 	}
 	if c.Unverified == nil {
 		c.Unverified = []string{}
@@ -127,7 +130,8 @@ spec:
 	doc := collectFiles(t, map[string]string{"np.yaml": policies, "pod.yaml": linkPod, "zhost.yaml": hostNet})
 	want := &model.Egress{
 		Restricted: true, AllowAll: true, Allow: []string{"any destination on UDP/53", "any destination"},
-		By: "NetworkPolicy agents/open", Loc: model.Loc{File: "np.yaml", Line: 9},
+		OpenPorts: []string{"UDP/53"},
+		By:        "NetworkPolicy agents/open", Loc: model.Loc{File: "np.yaml", Line: 9},
 	}
 	if diff := cmp.Diff(lists(want), doc.Workloads[0].Egress); diff != "" {
 		t.Errorf("merged egress (-want +got):\n%s", diff)

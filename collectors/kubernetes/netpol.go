@@ -32,11 +32,15 @@ func (f *file) networkPolicy(o object) {
 	}
 	np.IsolatesEgress = slices.Contains(np.PolicyTypes, "Egress")
 	for _, r := range egress {
-		all, allow := egressRule(r)
+		all, allow, open := egressRuleOpen(r)
 		np.EgressAllowAll = np.EgressAllowAll || all
 		np.EgressAllow = append(np.EgressAllow, allow...)
-		for _, a := range allow {
-			np.Rules = append(np.Rules, model.PolicyRule{Action: "allow", All: all, Text: a, Loc: f.loc(r)})
+		for i, a := range allow {
+			pr := model.PolicyRule{Action: "allow", All: all, Text: a, Loc: f.loc(r)}
+			if i == 0 {
+				pr.OpenPorts = open
+			}
+			np.Rules = append(np.Rules, pr)
 		}
 	}
 	f.doc.NetworkPolicies = append(f.doc.NetworkPolicies, np)
@@ -58,6 +62,13 @@ func selector(n *yaml.Node) model.LabelSelector {
 // ports when it lists some); 0.0.0.0/0 counts as every destination even with
 // an except list, since that still opens the internet.
 func egressRule(r *yaml.Node) (all bool, allow []string) {
+	all, allow, _ = egressRuleOpen(r)
+	return all, allow
+}
+
+// egressRuleOpen is egressRule plus the ports on which the rule opens every
+// destination (no peers, or a 0.0.0.0/0 block, with a ports list).
+func egressRuleOpen(r *yaml.Node) (all bool, allow, openPorts []string) {
 	var ports []string
 	for _, p := range items(get(r, "ports")) {
 		ports = append(ports, portSummary(p))
@@ -74,12 +85,15 @@ func egressRule(r *yaml.Node) (all bool, allow []string) {
 		on = " on " + strings.Join(ports, ", ")
 	}
 	if len(peers) == 0 {
-		return len(ports) == 0, []string{"any destination" + on}
+		return len(ports) == 0, []string{"any destination" + on}, ports
 	}
 	for _, p := range peers {
 		allow = append(allow, p+on)
 	}
-	return openCIDR && len(ports) == 0, allow
+	if openCIDR {
+		openPorts = ports
+	}
+	return openCIDR && len(ports) == 0, allow, openPorts
 }
 
 // peerSummary describes a NetworkPolicyPeer, and whether it is an ipBlock
