@@ -56,6 +56,16 @@ type Document struct {
 	// ServiceAccounts are Kubernetes ServiceAccount objects: a pod's token
 	// automount falls back to its ServiceAccount, often declared elsewhere.
 	ServiceAccounts []ServiceAccount `json:"service_accounts"`
+
+	// Skipped lists the Kubernetes objects read but not audited as
+	// workloads, grouped by apiVersion, kind and reason.
+	Skipped []SkippedObject `json:"skipped"`
+	// SandboxRefs are agent-sandbox SandboxClaims and SandboxWarmPools that
+	// name a SandboxTemplate (or a pool) possibly declared in another file.
+	SandboxRefs []SandboxRef `json:"sandbox_refs"`
+	// Namespaces are Kubernetes Namespace objects, for the namespace
+	// selectors of Cilium and Calico policies.
+	Namespaces []Namespace `json:"namespaces"`
 }
 
 // File is one file a collector read, with the format it was read as.
@@ -143,6 +153,23 @@ type Workload struct {
 	// RuntimeClass is the Kubernetes runtimeClassName as written; Runtime
 	// holds the isolation it resolves to through RuntimeClass objects.
 	RuntimeClass string `json:"runtime_class,omitempty"`
+
+	// Object is the Kubernetes object that declares the workload, as
+	// Kind/namespace/name ("SandboxTemplate/agents/python"): several
+	// workloads share it, one per container.
+	Object string `json:"object,omitempty"`
+	// ContainerType is the container's place in its pod: main, init,
+	// ephemeral, sidecar (Argo, Tekton) or step (Tekton); "" outside
+	// Kubernetes.
+	ContainerType string `json:"container_type,omitempty"`
+	// Pool says how a pool hands the workload out, when it comes from one
+	// (an agent-sandbox SandboxWarmPool): whether each task gets a sandbox
+	// no task used before, or one that served others.
+	Pool *Str `json:"pool,omitempty"`
+	// Shutdown is when the platform deletes the workload on its own, as
+	// written (agent-sandbox shutdownTime, ttlSecondsAfterFinished); nil
+	// when nothing says.
+	Shutdown *Str `json:"shutdown,omitempty"`
 }
 
 // ComposeRef is the compose service a devcontainer.json runs in: its
@@ -165,6 +192,19 @@ type Egress struct {
 	AllowAll bool   `json:"allow_all"`
 	By       string `json:"by"` // what declared it, e.g. "NetworkPolicy default/deny-egress"
 	Loc
+	// Deny lists destinations a deny rule takes out of what is allowed
+	// (Cilium egressDeny, Calico Deny rules).
+	Deny []string `json:"deny"`
+	// OpenPorts are the ports on which every destination is allowed
+	// (0.0.0.0/0, Cilium's world, a rule without peers — limited to ports),
+	// e.g. "TCP/443": the internet on those ports.
+	OpenPorts []string `json:"open_ports"`
+	// Unverified says what the scan could not evaluate about the control:
+	// a policy whose selector depends on labels the scan does not know
+	// (namespace labels without the Namespace object), a construct whose
+	// meaning differs between versions. Restricted is then what the
+	// verified part says.
+	Unverified []string `json:"unverified"`
 }
 
 // Mount is a volume, bind mount, hostPath or PVC.
@@ -245,6 +285,50 @@ type NetworkPolicy struct {
 	// EgressAllow lists the egress exceptions readably, e.g. "10.0.0.0/8",
 	// "pods k8s-app=kube-dns in namespaces kubernetes.io/metadata.name=kube-system on UDP/53".
 	EgressAllow []string `json:"egress_allow"`
+
+	// Kind is NetworkPolicy, CiliumNetworkPolicy,
+	// CiliumClusterwideNetworkPolicy, CalicoNetworkPolicy (projectcalico.org
+	// NetworkPolicy), CalicoGlobalNetworkPolicy, or SandboxTemplate (the
+	// NetworkPolicy agent-sandbox's controller creates for a template).
+	Kind       string `json:"kind"`
+	APIVersion string `json:"api_version"`
+	// ClusterWide: the policy selects pods of every namespace.
+	ClusterWide bool `json:"cluster_wide"`
+	// Selector, NamespaceSelector and ServiceAccountSelector are Calico
+	// selector expressions ("" for the label-selector kinds).
+	Selector               string `json:"selector,omitempty"`
+	NamespaceSelector      string `json:"namespace_selector,omitempty"`
+	ServiceAccountSelector string `json:"service_account_selector,omitempty"`
+	// Template names the SandboxTemplate whose sandboxes a SandboxTemplate
+	// policy selects.
+	Template string `json:"template,omitempty"`
+	// Order is Calico's order (nil: applied last); NetworkPolicies count as 1000.
+	Order *float64 `json:"order,omitempty"`
+	// Tier is Calico's tier ("" and "default" are the default tier).
+	Tier string `json:"tier,omitempty"`
+	// IsolatesEgress: the policy puts the pods it selects into default-deny
+	// for egress (Egress in policyTypes / types; a Cilium egress or
+	// egressDeny section, unless enableDefaultDeny.egress is false).
+	IsolatesEgress bool `json:"isolates_egress"`
+	// Rules are the egress rules in order: Calico takes the first that
+	// matches; the other kinds allow the union of their allow rules and
+	// Cilium's deny rules win over any allow.
+	Rules []PolicyRule `json:"rules"`
+	// Unverified says what of the policy the scan could not evaluate.
+	Unverified string `json:"unverified,omitempty"`
+}
+
+// PolicyRule is one egress rule of a network policy.
+type PolicyRule struct {
+	// Action is allow, deny, pass (Calico: on to the next tier) or log.
+	Action string `json:"action"`
+	// All: the rule matches every destination on every port.
+	All bool `json:"all"`
+	// OpenPorts: the rule matches every destination, on these ports only.
+	OpenPorts []string `json:"open_ports,omitempty"`
+	// Text describes what it matches, e.g. "api.github.com on TCP/443".
+	Text string `json:"text"`
+	Loc
 }
 
 // LabelSelector is a Kubernetes label selector.

@@ -15,6 +15,9 @@ func (d *Document) Merge(o *Document) {
 	d.Credentials = append(d.Credentials, o.Credentials...)
 	d.RuntimeClasses = append(d.RuntimeClasses, o.RuntimeClasses...)
 	d.ServiceAccounts = append(d.ServiceAccounts, o.ServiceAccounts...)
+	d.Skipped = append(d.Skipped, o.Skipped...)
+	d.SandboxRefs = append(d.SandboxRefs, o.SandboxRefs...)
+	d.Namespaces = append(d.Namespaces, o.Namespaces...)
 	d.Raw = append(d.Raw, o.Raw...)
 	if o.Live != nil {
 		d.Live = o.Live

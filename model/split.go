@@ -56,6 +56,18 @@ func (d *Document) Split(maxFiles int) []*Document {
 		p := part(x.File)
 		p.ServiceAccounts = append(p.ServiceAccounts, x)
 	}
+	for _, x := range d.Skipped {
+		p := part(x.File)
+		p.Skipped = append(p.Skipped, x)
+	}
+	for _, x := range d.SandboxRefs {
+		p := part(x.File)
+		p.SandboxRefs = append(p.SandboxRefs, x)
+	}
+	for _, x := range d.Namespaces {
+		p := part(x.File)
+		p.Namespaces = append(p.Namespaces, x)
+	}
 	for _, x := range d.Agents {
 		p := part(x.File)
 		p.Agents = append(p.Agents, x)

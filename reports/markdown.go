@@ -85,6 +85,9 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 		}
 		fmt.Fprintf(ew, "\n</details>\n")
 	}
+	if s := skippedLine(r.Skipped); s != "" {
+		fmt.Fprintf(ew, "\n%s\n", mdEscape(s))
+	}
 	if len(r.Errors) > 0 {
 		fmt.Fprintf(ew, "\n### Not audited (%d)\n\n", len(r.Errors))
 		for _, e := range r.Errors {

@@ -27,6 +27,9 @@ type Report struct {
 	Findings     []rules.Finding `json:"findings"`
 	Errors       []model.Error   `json:"errors"`
 	Dependencies *model.Deps     `json:"dependencies,omitempty"`
+	// Skipped are the Kubernetes objects read but not audited as workloads,
+	// grouped by apiVersion, kind and reason.
+	Skipped []model.SkippedObject `json:"skipped"`
 
 	// Rules are the loaded rules' METADATA, for SARIF's rule list and help.
 	Rules []rules.Meta `json:"-"`
@@ -146,4 +149,49 @@ func limit(fs []rules.Finding, n int) ([]rules.Finding, int) {
 		return fs, 0
 	}
 	return fs[:n], len(fs) - n
+}
+
+// skippedLine summarizes the Kubernetes objects not read as workloads in one
+// line: the kinds by count, largest first, each with its reason unless it
+// simply holds no pod spec; "" when there are none.
+func skippedLine(sk []model.SkippedObject) string {
+	if len(sk) == 0 {
+		return ""
+	}
+	type group struct {
+		kind, reason string
+		count        int
+	}
+	var gs []group
+	at := map[[2]string]int{}
+	total := 0
+	for _, s := range sk {
+		total += s.Count
+		k := [2]string{s.Kind, s.Reason}
+		if i, ok := at[k]; ok {
+			gs[i].count += s.Count
+			continue
+		}
+		at[k] = len(gs)
+		gs = append(gs, group{s.Kind, s.Reason, s.Count})
+	}
+	sort.SliceStable(gs, func(i, j int) bool { return gs[i].count > gs[j].count })
+	const shown = 8
+	var parts []string
+	for i, g := range gs {
+		if i == shown {
+			parts = append(parts, fmt.Sprintf("%d more kinds", len(gs)-shown))
+			break
+		}
+		p := fmt.Sprintf("%s ×%d", g.kind, g.count)
+		if g.reason != "holds no pod spec" {
+			p += " (" + g.reason + ")"
+		}
+		parts = append(parts, p)
+	}
+	noun := "objects not read as workloads"
+	if total == 1 {
+		noun = "object not read as a workload"
+	}
+	return fmt.Sprintf("%d Kubernetes %s: %s", total, noun, strings.Join(parts, ", "))
 }

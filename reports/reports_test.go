@@ -27,6 +27,10 @@ func sample() *Report {
 			{RuleID: "dep-vulnerable", Title: "Vulnerable dependency", Property: "review", Severity: "critical", Category: "dependencies", Message: "lodash 4.17.20", File: "package-lock.json", Line: 12, Fingerprint: "cccccccccccccccc"},
 		},
 		Errors: []model.Error{{File: "broken.yaml", Line: 4, Message: "yaml: bad"}},
+		Skipped: []model.SkippedObject{
+			{APIVersion: "v1", Kind: "Service", Name: "a/web", Reason: "holds no pod spec", Count: 12, Loc: model.Loc{File: "k8s/all.yaml", Line: 1}},
+			{APIVersion: "kubevirt.io/v1", Kind: "VirtualMachine", Name: "a/vm", Reason: "no pod spec found", Count: 1, Loc: model.Loc{File: "k8s/vm.yaml", Line: 1}},
+		},
 		Rules: []rules.Meta{
 			{ID: "host-network", Title: "Host network", Description: long, Property: "network", Severity: "high", Category: "posture", Remediation: "r", Related: []rules.Resource{{Ref: "https://example.com/a"}}},
 			{ID: "dep-vulnerable", Title: "Vulnerable dependency", Description: "d", Property: "review", Severity: "critical", Category: "dependencies", Remediation: "r"},
@@ -204,6 +208,35 @@ func TestSummaryLimit(t *testing.T) {
 			if c.more == "" && strings.Contains(out, "more finding") {
 				t.Errorf("%T limit %d: counts findings left out", w, c.limit)
 			}
+		}
+	}
+}
+
+func TestSkippedLine(t *testing.T) {
+	var sk []model.SkippedObject
+	for i, k := range []string{"Service", "ConfigMap", "Role", "RoleBinding", "Ingress", "Secret", "Endpoints", "LimitRange", "ResourceQuota", "PriorityClass"} {
+		sk = append(sk, model.SkippedObject{Kind: k, Reason: "holds no pod spec", Count: 10 - i})
+	}
+	sk = append(sk, model.SkippedObject{Kind: "Service", Reason: "holds no pod spec", Count: 5, APIVersion: "v1"})
+	got := skippedLine(sk)
+	want := "60 Kubernetes objects not read as workloads: Service ×15, ConfigMap ×9, Role ×8, RoleBinding ×7, Ingress ×6, Secret ×5, Endpoints ×4, LimitRange ×3, 2 more kinds"
+	if got != want {
+		t.Errorf("skippedLine =\n %s\nwant\n %s", got, want)
+	}
+	if got := skippedLine(nil); got != "" {
+		t.Errorf("no skipped objects gave %q", got)
+	}
+	one := skippedLine([]model.SkippedObject{{Kind: "SandboxClaim", Reason: "its SandboxTemplate is not in the scan", Count: 1}})
+	if one != "1 Kubernetes object not read as a workload: SandboxClaim ×1 (its SandboxTemplate is not in the scan)" {
+		t.Errorf("one = %q", one)
+	}
+	for _, w := range []Writer{Table{}, Markdown{}} {
+		var buf bytes.Buffer
+		if err := w.Write(&buf, sample()); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), "13 Kubernetes objects not read as workloads: Service ×12, VirtualMachine ×1 (no pod spec found)") {
+			t.Errorf("%T output lacks the skipped line:\n%s", w, buf.String())
 		}
 	}
 }

@@ -102,6 +102,9 @@ func (Table) Write(w io.Writer, r *Report) error {
 	if s := depsSummary(r.Dependencies); s != "" {
 		fmt.Fprintf(ew, "\nDependencies: %s\n", s)
 	}
+	if s := skippedLine(r.Skipped); s != "" {
+		fmt.Fprintf(ew, "\n%s\n", s)
+	}
 	if len(r.Errors) > 0 {
 		fmt.Fprintf(ew, "\nNot audited (%d):\n", len(r.Errors))
 		for _, e := range r.Errors {

@@ -90,6 +90,8 @@ func TestInsecurePodFixture(t *testing.T) {
 		ServiceAccount:          "default",
 		Namespace:               "agents",
 		Labels:                  map[string]string{"app": "coding-agent"},
+		Object:                  "Pod/agents/agent-sandbox",
+		ContainerType:           "main",
 	}
 	var got *model.Workload
 	for i := range doc.Workloads {
@@ -140,7 +142,7 @@ func TestInsecureDeploymentFixture(t *testing.T) {
 		Mounts []model.Mount
 		Opts   []model.Str
 	}
-	egress := &model.Egress{Restricted: true, AllowAll: true, Allow: []string{"any destination"}, By: "NetworkPolicy agents/runner-egress", Loc: at(77)}
+	egress := lists(&model.Egress{Restricted: true, AllowAll: true, Allow: []string{"any destination"}, By: "NetworkPolicy agents/runner-egress", Loc: at(77)})
 	token := &model.Bool{Value: true, Loc: at(9)}
 	want := []summary{
 		{ID: "k8s:Deployment/agents/agent-runner/setup", Token: token, From: "service-account", Egress: egress,
@@ -172,5 +174,72 @@ func TestInsecureDeploymentFixture(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("Secret credential %+v not in %+v", wantCred, doc.Credentials)
+	}
+}
+
+// egressByID collects a fixture directory and returns each workload's egress.
+func egressByID(t *testing.T, dir string) map[string]*model.Egress {
+	t.Helper()
+	doc := collectFiles(t, readDir(t, dir))
+	out := map[string]*model.Egress{}
+	for _, w := range doc.Workloads {
+		out[w.ID] = w.Egress
+	}
+	return out
+}
+
+func TestAgentSandboxFixtures(t *testing.T) {
+	const in, hard = "fixtures/kubernetes/agent-sandbox/insecure", "fixtures/kubernetes/agent-sandbox/hardened"
+	world := lists(&model.Egress{
+		Restricted: true, AllowAll: true, Allow: []string{"entity world (every destination outside the cluster)"},
+		By: "CiliumNetworkPolicy agents/builder-egress", Loc: model.Loc{File: in + "/docker-sandbox.yaml", Line: 42},
+	})
+	want := map[string]*model.Egress{
+		"k8s:SandboxTemplate/agents/coder/coder": lists(&model.Egress{
+			Restricted: true, AllowAll: true,
+			Allow: []string{"the public internet (agent-sandbox default: 0.0.0.0/0 except 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 169.254.0.0/16; ::/0 except fc00::/7)"},
+			By:    "agent-sandbox NetworkPolicy agents/coder-network-policy (SandboxTemplate coder)", Loc: model.Loc{File: in + "/template.yaml", Line: 4},
+		}),
+		"k8s:Sandbox/agents/builder/agent": world,
+		"k8s:Sandbox/agents/builder/dind":  world,
+	}
+	if diff := cmp.Diff(want, egressByID(t, in)); diff != "" {
+		t.Errorf("insecure (-want +got):\n%s", diff)
+	}
+	// The template's own policy and the cluster-wide Cilium one (selected
+	// through the Namespace's label) add up; both deny by default.
+	want = map[string]*model.Egress{
+		"k8s:SandboxTemplate/agents/coder/coder": lists(&model.Egress{
+			Restricted: true,
+			Allow: []string{
+				"api.anthropic.com on TCP/443",
+				"pods k8s-app=kube-dns in namespaces kubernetes.io/metadata.name=kube-system on UDP/53",
+				"10.40.0.12/32 on TCP/3128",
+			},
+			By: "CiliumClusterwideNetworkPolicy sandboxes-default-deny", Loc: model.Loc{File: hard + "/cilium.yaml", Line: 8},
+		}),
+	}
+	if diff := cmp.Diff(want, egressByID(t, hard)); diff != "" {
+		t.Errorf("hardened (-want +got):\n%s", diff)
+	}
+}
+
+func TestCalicoFixtures(t *testing.T) {
+	const in, hard = "fixtures/kubernetes/calico/insecure", "fixtures/kubernetes/calico/hardened"
+	want := map[string]*model.Egress{"k8s:Deployment/agents/agent-runner/runner": lists(&model.Egress{
+		Restricted: true, AllowAll: true, Allow: []string{"nets 0.0.0.0/0"},
+		By: "CalicoNetworkPolicy agents/runner-internet", Loc: model.Loc{File: in + "/runner.yaml", Line: 37},
+	})}
+	if diff := cmp.Diff(want, egressByID(t, in)); diff != "" {
+		t.Errorf("insecure (-want +got):\n%s", diff)
+	}
+	want = map[string]*model.Egress{"k8s:Deployment/agents/agent-runner/runner": lists(&model.Egress{
+		Restricted: true,
+		Allow:      []string{"api.github.com, api.anthropic.com on TCP/443", "any destination on UDP/53 (passed on to the namespace profile)"},
+		Deny:       []string{"nets 169.254.169.254/32", "any destination"},
+		By:         "CalicoNetworkPolicy agents/runner-egress", Loc: model.Loc{File: hard + "/runner.yaml", Line: 49},
+	})}
+	if diff := cmp.Diff(want, egressByID(t, hard)); diff != "" {
+		t.Errorf("hardened (-want +got):\n%s", diff)
 	}
 }

@@ -142,25 +142,19 @@ func appendObjects(objs []object, n *yaml.Node, listVersion, listKind string) []
 	return append(objs, object{apiVersion: apiVersion, kind: kind, name: name, namespace: ns, node: n})
 }
 
-// kindGroups names the API groups each kind is read from: a CRD may reuse a
-// kind name with another schema (Calico's projectcalico.org NetworkPolicy).
+// kindGroups names the API groups each built-in kind is read from: a CRD
+// may reuse a kind name with another schema (Calico's projectcalico.org
+// NetworkPolicy).
 var kindGroups = map[string][]string{
-	"Pod": {""}, "PodTemplate": {""}, "ReplicationController": {""},
-	"ServiceAccount": {""}, "Secret": {""}, "PersistentVolumeClaim": {""},
-	"Deployment": {"apps", "extensions"}, "StatefulSet": {"apps"}, "DaemonSet": {"apps", "extensions"},
-	"ReplicaSet": {"apps", "extensions"}, "Job": {"batch"}, "CronJob": {"batch"},
+	"ServiceAccount": {""}, "Secret": {""}, "PersistentVolumeClaim": {""}, "Namespace": {""},
 	"NetworkPolicy": {"networking.k8s.io", "extensions"}, "RuntimeClass": {"node.k8s.io"},
 }
 
-// builtin reports whether o is a built-in kind this collector reads, from
-// its own API group. Other objects (Services, CRDs) are only kept raw.
+// builtin reports whether o is one of the built-in kinds of kindGroups,
+// from its own API group.
 func (o object) builtin() bool {
-	group, _, ok := strings.Cut(o.apiVersion, "/")
-	if !ok {
-		group = ""
-	}
 	for _, g := range kindGroups[o.kind] {
-		if g == group {
+		if g == o.group() {
 			return true
 		}
 	}
@@ -169,8 +163,9 @@ func (o object) builtin() bool {
 
 // file is the state of one Collect call.
 type file struct {
-	path string
-	doc  *model.Document
+	path    string
+	doc     *model.Document
+	skipped map[skipKey]int // index in doc.Skipped of each group
 }
 
 func (f *file) loc(n *yaml.Node) model.Loc {
@@ -180,11 +175,60 @@ func (f *file) loc(n *yaml.Node) model.Loc {
 	return model.Loc{File: f.path, Line: n.Line}
 }
 
+// object reads one object: policies, accounts, classes and namespaces as
+// facts of their own; anything else is searched for pod specs, and an object
+// that yields nothing is listed in Skipped with the reason.
 func (f *file) object(o object) {
 	f.doc.Raw = append(f.doc.Raw, model.RawDoc{File: f.path, Kind: "kubernetes", Content: raw(o.node, o.kind == "Secret")})
-	if !o.builtin() {
+	g := o.group()
+	switch {
+	case o.builtin():
+		f.builtinObject(o)
+		return
+	case g == "cilium.io" && (o.kind == "CiliumNetworkPolicy" || o.kind == "CiliumClusterwideNetworkPolicy"):
+		f.ciliumPolicy(o)
+		return
+	case (g == "projectcalico.org" || g == "crd.projectcalico.org") && (o.kind == "NetworkPolicy" || o.kind == "GlobalNetworkPolicy"):
+		f.calicoPolicy(o)
+		return
+	case otherPolicies[g+"/"+o.kind] != "":
+		f.otherPolicy(o, otherPolicies[g+"/"+o.kind])
+		return
+	case g == agentsExtGroup && o.kind == "SandboxClaim":
+		f.sandboxClaim(o)
+		return
+	case policyEngineGroups[g]:
+		f.skip(o, reasonPolicyEngine)
+		return
+	case g == "kustomize.config.k8s.io":
+		f.skip(o, reasonKustomize)
+		return
+	case noPodSpecGroups[g] || noPodSpecKinds[g+"/"+o.kind]:
+		f.skip(o, reasonNoPodSpec)
 		return
 	}
+	start := len(f.doc.Workloads)
+	f.workloads(o)
+	ws := f.doc.Workloads[start:]
+	switch {
+	case isAgentSandbox(o):
+		f.agentSandbox(o, ws)
+	case len(ws) > 0:
+	case workloadKinds[o.kind] && (g == "" || g == "apps" || g == "batch" || g == "extensions"):
+		f.skip(o, reasonNoContainers)
+	default:
+		f.skip(o, reasonNotFound)
+	}
+}
+
+// workloadKinds are the built-in kinds that must hold a pod spec.
+var workloadKinds = map[string]bool{
+	"Pod": true, "PodTemplate": true, "ReplicationController": true, "Deployment": true,
+	"StatefulSet": true, "DaemonSet": true, "ReplicaSet": true, "Job": true, "CronJob": true,
+}
+
+// builtinObject reads the built-in kinds that are facts of their own.
+func (f *file) builtinObject(o object) {
 	switch o.kind {
 	case "NetworkPolicy":
 		f.networkPolicy(o)
@@ -202,9 +246,12 @@ func (f *file) object(o object) {
 		f.doc.ServiceAccounts = append(f.doc.ServiceAccounts, sa)
 	case "Secret":
 		f.secretObject(o)
+	case "Namespace":
+		// A Namespace is cluster-scoped: its name is metadata.name.
+		f.doc.Namespaces = append(f.doc.Namespaces, model.Namespace{
+			Name: o.name, Labels: strMap(dig(o.node, "metadata", "labels")), Loc: f.loc(o.node),
+		})
 	case "PersistentVolumeClaim":
 		// Only kept raw: a pod's pvc mount is persistent whatever the claim says.
-	default:
-		f.workloads(o)
 	}
 }

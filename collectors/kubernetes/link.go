@@ -1,17 +1,23 @@
 package kubernetes
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
 // Link joins facts declared in different files: runtimeClassName to its
-// RuntimeClass, a pod's token automount to its ServiceAccount, and egress
-// NetworkPolicies to the pods they select. It is idempotent.
+// RuntimeClass, a pod's token automount to its ServiceAccount, agent-sandbox
+// claims and warm pools to their SandboxTemplate, and egress policies
+// (NetworkPolicy, Cilium, Calico, agent-sandbox's template policy) to the
+// pods they select. It merges the files' Skipped groups. It is idempotent,
+// and linear in the objects: lookups go through maps, and each pod is only
+// matched against the policies that can select it (policyIndex).
 func (Collector) Link(doc *model.Document) {
 	resolve(doc)
+	resolveSandboxRefs(doc)
+	groupSkipped(doc)
+	idx := newPolicyIndex(doc)
 	for i := range doc.Workloads {
 		w := &doc.Workloads[i]
 		if w.Source != "kubernetes" {
@@ -22,101 +28,48 @@ func (Collector) Link(doc *model.Document) {
 		if w.HostNetwork != nil && w.HostNetwork.Value {
 			continue
 		}
-		if eg := egressFor(doc.NetworkPolicies, w); eg != nil {
+		if eg := idx.egress(w); eg != nil {
 			w.Egress = eg
 		}
 	}
-}
-
-// egressFor merges the egress policies selecting w. Policies are additive:
-// traffic is allowed when any of them allows it, so one allow-all policy
-// opens everything and is the one the fact points to.
-func egressFor(nps []model.NetworkPolicy, w *model.Workload) *model.Egress {
-	var eg *model.Egress
-	for _, np := range nps {
-		if np.Namespace != w.Namespace || !slices.Contains(np.PolicyTypes, "Egress") || !selects(np.PodSelector, w.Labels) {
-			continue
-		}
-		by := "NetworkPolicy " + np.Namespace + "/" + np.Name
-		if eg == nil {
-			eg = &model.Egress{Restricted: true, By: by, Loc: np.Loc, Allow: []string{}}
-		}
-		if np.EgressAllowAll && !eg.AllowAll {
-			eg.AllowAll, eg.By, eg.Loc = true, by, np.Loc
-		}
-		for _, a := range np.EgressAllow {
-			if !slices.Contains(eg.Allow, a) {
-				eg.Allow = append(eg.Allow, a)
-			}
-		}
-	}
-	return eg
-}
-
-// selects reports whether a label selector matches labels. An empty
-// selector matches every pod; an unknown operator matches none, as the API
-// server would have refused the policy.
-func selects(s model.LabelSelector, labels map[string]string) bool {
-	for k, v := range s.MatchLabels {
-		if got, ok := labels[k]; !ok || got != v {
-			return false
-		}
-	}
-	for _, e := range s.MatchExpressions {
-		got, ok := labels[e.Key]
-		switch e.Operator {
-		case "In":
-			if !ok || !slices.Contains(e.Values, got) {
-				return false
-			}
-		case "NotIn":
-			if ok && slices.Contains(e.Values, got) {
-				return false
-			}
-		case "Exists":
-			if !ok {
-				return false
-			}
-		case "DoesNotExist":
-			if ok {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // resolve sets the Runtime of every Kubernetes workload from the
 // RuntimeClasses known so far, and its ServiceAccountToken from its
 // ServiceAccount when the pod spec leaves automount unset.
 func resolve(doc *model.Document) {
+	if len(doc.Workloads) == 0 {
+		return
+	}
+	handlers := make(map[string]string, len(doc.RuntimeClasses))
+	for _, rc := range doc.RuntimeClasses {
+		if _, dup := handlers[rc.Name]; !dup {
+			handlers[rc.Name] = rc.Handler
+		}
+	}
+	accounts := make(map[string]*model.Bool, len(doc.ServiceAccounts))
+	for i := range doc.ServiceAccounts {
+		sa := &doc.ServiceAccounts[i]
+		k := sa.Namespace + "/" + sa.Name
+		if _, dup := accounts[k]; !dup && sa.AutomountToken != nil {
+			accounts[k] = sa.AutomountToken
+		}
+	}
 	for i := range doc.Workloads {
 		w := &doc.Workloads[i]
 		if w.Source != "kubernetes" {
 			continue
 		}
 		if w.RuntimeClass != "" && w.Runtime != nil {
-			handler := ""
-			for _, rc := range doc.RuntimeClasses {
-				if rc.Name == w.RuntimeClass {
-					handler = rc.Handler
-					break
-				}
-			}
-			w.Runtime.Value = normalizeRuntime(w.RuntimeClass, handler)
+			w.Runtime.Value = normalizeRuntime(w.RuntimeClass, handlers[w.RuntimeClass])
 		}
 		if w.ServiceAccountTokenFrom != "default" {
 			continue
 		}
-		for _, sa := range doc.ServiceAccounts {
-			if sa.Name == w.ServiceAccount && sa.Namespace == w.Namespace && sa.AutomountToken != nil {
-				b := *sa.AutomountToken
-				w.ServiceAccountToken = &b
-				w.ServiceAccountTokenFrom = "service-account"
-				break
-			}
+		if b := accounts[w.Namespace+"/"+w.ServiceAccount]; b != nil {
+			v := *b
+			w.ServiceAccountToken = &v
+			w.ServiceAccountTokenFrom = "service-account"
 		}
 	}
 }

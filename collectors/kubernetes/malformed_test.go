@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,6 +41,8 @@ func TestMalformed(t *testing.T) {
 		{"billion laughs", billionLaughs(9), 8},
 		{"anchor containing itself", "apiVersion: v1\nkind: Pod\nspec: &s {containers: [{name: c}], again: *s}\n", 3},
 		{"merge-key bomb", mergeBomb(), 0},
+		{"duplicate in a large mapping", "apiVersion: v1\nkind: ConfigMap\ndata:\n" + manyKeys(20) + "  k3: again\n", 24},
+		{"two objects without ---", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: c}]}\n\napiVersion: v1\nkind: Pod\n", 6},
 		{"helm template", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Release.Name }}\n{{- if .Values.x }}\nspec: {}\n{{- end }}\n", 5},
 	}
 	for _, tt := range tests {
@@ -65,6 +68,15 @@ func TestMalformed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// manyKeys writes n distinct keys k0…k(n-1) of a mapping indented by two.
+func manyKeys(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "  k%d: v\n", i)
+	}
+	return b.String()
 }
 
 // mergeBomb nests merge keys instead of sequences.
@@ -106,7 +118,8 @@ func TestMatch(t *testing.T) {
 func FuzzCollect(f *testing.F) {
 	seeds, _ := filepath.Glob("../../fixtures/kubernetes/*.yaml")
 	more, _ := filepath.Glob("../../fixtures/scenarios/k8s-gvisor-hardened/*.yaml")
-	for _, p := range append(seeds, more...) {
+	crds, _ := filepath.Glob("../../fixtures/kubernetes/*/*/*.yaml")
+	for _, p := range append(append(seeds, more...), crds...) {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(b)
 		}
@@ -137,6 +150,24 @@ func FuzzCollect(f *testing.F) {
 		}
 		if _, err := json.Marshal(doc); err != nil {
 			t.Fatalf("document does not marshal: %v", err)
+		}
+	})
+}
+
+// FuzzCalicoSelector: the selector parser never panics or loops, and what
+// it accepts evaluates to one of the three values.
+func FuzzCalicoSelector(f *testing.F) {
+	for _, s := range []string{"", "all()", "app == 'a' && !has(b)", "k in {'a', \"b\"} || (x != 'y')", "tier starts with 'x'", "((((", "has(", "a not in {}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sel, err := parseCalicoSelector(s)
+		if err != nil {
+			return
+		}
+		l := func(k string) (string, bool, bool) { return "v", k == "app", k != "unknown" }
+		if r := sel.eval(l); r != yes && r != no && r != maybe {
+			t.Fatalf("%q evaluated to %d", s, r)
 		}
 	})
 }

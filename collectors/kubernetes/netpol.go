@@ -2,6 +2,7 @@ package kubernetes
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,6 +17,7 @@ func (f *file) networkPolicy(o object) {
 	np := model.NetworkPolicy{
 		Name: o.name, Namespace: o.namespace, Loc: f.loc(o.node),
 		PodSelector: selector(get(spec, "podSelector")),
+		Kind:        "NetworkPolicy", APIVersion: o.apiVersion,
 	}
 	egress := items(get(spec, "egress"))
 	np.EgressRules = len(egress)
@@ -28,10 +30,18 @@ func (f *file) networkPolicy(o object) {
 			np.PolicyTypes = append(np.PolicyTypes, "Egress")
 		}
 	}
+	np.IsolatesEgress = slices.Contains(np.PolicyTypes, "Egress")
 	for _, r := range egress {
-		all, allow := egressRule(r)
+		all, allow, open := egressRuleOpen(r)
 		np.EgressAllowAll = np.EgressAllowAll || all
 		np.EgressAllow = append(np.EgressAllow, allow...)
+		for i, a := range allow {
+			pr := model.PolicyRule{Action: "allow", All: all, Text: a, Loc: f.loc(r)}
+			if i == 0 {
+				pr.OpenPorts = open
+			}
+			np.Rules = append(np.Rules, pr)
+		}
 	}
 	f.doc.NetworkPolicies = append(f.doc.NetworkPolicies, np)
 }
@@ -52,6 +62,13 @@ func selector(n *yaml.Node) model.LabelSelector {
 // ports when it lists some); 0.0.0.0/0 counts as every destination even with
 // an except list, since that still opens the internet.
 func egressRule(r *yaml.Node) (all bool, allow []string) {
+	all, allow, _ = egressRuleOpen(r)
+	return all, allow
+}
+
+// egressRuleOpen is egressRule plus the ports on which the rule opens every
+// destination (no peers, or a 0.0.0.0/0 block, with a ports list).
+func egressRuleOpen(r *yaml.Node) (all bool, allow, openPorts []string) {
 	var ports []string
 	for _, p := range items(get(r, "ports")) {
 		ports = append(ports, portSummary(p))
@@ -68,12 +85,15 @@ func egressRule(r *yaml.Node) (all bool, allow []string) {
 		on = " on " + strings.Join(ports, ", ")
 	}
 	if len(peers) == 0 {
-		return len(ports) == 0, []string{"any destination" + on}
+		return len(ports) == 0, []string{"any destination" + on}, ports
 	}
 	for _, p := range peers {
 		allow = append(allow, p+on)
 	}
-	return openCIDR && len(ports) == 0, allow
+	if openCIDR {
+		openPorts = ports
+	}
+	return openCIDR && len(ports) == 0, allow, openPorts
 }
 
 // peerSummary describes a NetworkPolicyPeer, and whether it is an ipBlock
@@ -140,4 +160,37 @@ func portSummary(p *yaml.Node) string {
 		port += "-" + end
 	}
 	return proto + "/" + port
+}
+
+// otherPolicies are egress controls of other CNIs and platforms that this
+// collector does not evaluate, by group/kind, with the pods they can apply
+// to: "pods" (a podSelector in the policy's namespace), "namespace" (every
+// pod of it) or "cluster" (any pod, by selectors not evaluated). A pod they
+// may select gets an unverified note instead of an unfounded "declares no
+// egress restriction".
+var otherPolicies = map[string]string{
+	"networking.gke.io/FQDNNetworkPolicy":                 "pods",
+	"k8s.ovn.org/EgressFirewall":                          "namespace",
+	"network.openshift.io/EgressNetworkPolicy":            "namespace",
+	"policy.networking.k8s.io/AdminNetworkPolicy":         "cluster",
+	"policy.networking.k8s.io/BaselineAdminNetworkPolicy": "cluster",
+	"policy.networking.k8s.io/ClusterNetworkPolicy":       "cluster",
+	"crd.antrea.io/ClusterNetworkPolicy":                  "cluster",
+	"crd.antrea.io/NetworkPolicy":                         "namespace",
+}
+
+// otherPolicy records a policy of otherPolicies as unverified.
+func (f *file) otherPolicy(o object, scope string) {
+	np := model.NetworkPolicy{
+		Name: o.name, Namespace: o.namespace, Loc: f.loc(o.node),
+		Kind: o.kind, APIVersion: o.apiVersion, ClusterWide: scope == "cluster",
+		Unverified: o.kind + " (" + o.group() + ") is not evaluated: what it allows or denies is not in this report",
+	}
+	if np.ClusterWide {
+		np.Namespace = ""
+	}
+	if scope == "pods" {
+		np.PodSelector = selector(dig(o.node, "spec", "podSelector"))
+	}
+	f.doc.NetworkPolicies = append(f.doc.NetworkPolicies, np)
 }

@@ -55,11 +55,11 @@ items:
   - metadata: {name: p}
     spec: {containers: [{name: c}]}
 `, ids, []string{"k8s:DaemonSet/kube-system/ds/c", "k8s:Pod/default/p/c"}},
-		{"CRD reusing a kind is not read", `apiVersion: argoproj.io/v1alpha1
-kind: Deployment
+		{"a CRD's pod spec is read whatever its kind", `apiVersion: argoproj.io/v1alpha1
+kind: Rollout
 metadata: {name: x}
 spec: {template: {spec: {containers: [{name: c}]}}}
-`, ids, []string(nil)},
+`, ids, []string{"k8s:Rollout/default/x/c"}},
 		{"container securityContext wins over pod", `apiVersion: v1
 kind: Pod
 metadata: {name: p}

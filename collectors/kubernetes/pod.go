@@ -17,73 +17,68 @@ type pod struct {
 	labels      map[string]string
 	annotations *yaml.Node
 	volumes     map[string]*yaml.Node
-	claims      map[string]bool // StatefulSet volumeClaimTemplates names
+	claims      map[string]bool // volumeClaimTemplates names (StatefulSet, agent-sandbox)
 	sec         security
+	// path names the pod spec within its object when the object holds
+	// several (a RayCluster's head and worker groups), "" otherwise.
+	path string
 }
 
-// podTemplate finds the pod template of a workload object: the object itself
-// for a Pod, spec.template for controllers, spec.jobTemplate.spec.template
-// for a CronJob.
-func podTemplate(o object) (meta, specKey, spec *yaml.Node) {
-	n := o.node
-	switch o.kind {
-	case "Pod":
-	case "CronJob":
-		n = dig(n, "spec", "jobTemplate", "spec", "template")
-	case "PodTemplate":
-		n = get(n, "template")
-	default:
-		n = dig(n, "spec", "template")
-	}
-	specKey, spec = lookup(n, "spec")
-	if spec == nil || spec.Kind != yaml.MappingNode {
-		return nil, nil, nil
-	}
-	return get(n, "metadata"), specKey, spec
-}
-
-// workloads adds one model.Workload per container of o's pod template.
+// workloads adds one model.Workload per container of every pod spec in o
+// (findPodSpecs).
 func (f *file) workloads(o object) {
-	meta, specKey, spec := podTemplate(o)
-	if spec == nil {
-		return
-	}
-	p := &pod{
-		o: o, spec: spec, specKey: specKey,
-		labels:      strMap(get(meta, "labels")),
-		annotations: get(meta, "annotations"),
-		volumes:     map[string]*yaml.Node{},
-		claims:      map[string]bool{},
-	}
-	for _, v := range items(get(spec, "volumes")) {
-		p.volumes[str(get(v, "name"))] = v
-	}
-	if o.kind == "StatefulSet" {
-		for _, t := range items(dig(o.node, "spec", "volumeClaimTemplates")) {
+	pods := findPodSpecs(o.node)
+	for _, at := range pods {
+		p := &pod{
+			o: o, spec: at.spec, specKey: at.specKey,
+			labels:      strMap(get(at.meta, "labels")),
+			annotations: get(at.meta, "annotations"),
+			volumes:     map[string]*yaml.Node{},
+			claims:      map[string]bool{},
+		}
+		if len(pods) > 1 {
+			p.path = shortPath(at.path)
+			if at.name != "" {
+				p.path = at.name
+			}
+		}
+		for _, v := range items(at.volumes) {
+			p.volumes[str(get(v, "name"))] = v
+		}
+		// StatefulSet and agent-sandbox keep volumeClaimTemplates beside
+		// the pod template: each names a PVC made for the pod.
+		for _, t := range items(get(at.holder, "volumeClaimTemplates")) {
 			p.claims[str(dig(t, "metadata", "name"))] = true
 		}
-	}
-	p.sec = f.securityContext(get(spec, "securityContext"), true)
-	for _, group := range []string{"initContainers", "containers", "ephemeralContainers"} {
-		for _, c := range items(get(spec, group)) {
-			if c.Kind == yaml.MappingNode {
-				f.doc.Workloads = append(f.doc.Workloads, f.container(p, c))
-			}
+		p.sec = f.securityContext(get(at.spec, "securityContext"), true)
+		for i, c := range at.containers {
+			w := f.container(p, c, i)
+			w.ContainerType = at.types[i]
+			f.doc.Workloads = append(f.doc.Workloads, w)
 		}
 	}
 }
 
 // container builds the Workload of one container with its pod's settings.
-func (f *file) container(p *pod, c *yaml.Node) model.Workload {
+func (f *file) container(p *pod, c *yaml.Node, i int) model.Workload {
 	cname := str(get(c, "name"))
+	if cname == "" {
+		// Knative and Argo containers often have no name.
+		cname = fmt.Sprintf("container-%d", i+1)
+	}
 	o := p.o
+	name := o.name + "/" + cname
+	if p.path != "" {
+		name = o.name + "/" + p.path + "/" + cname
+	}
 	w := model.Workload{
-		ID:        fmt.Sprintf("k8s:%s/%s/%s/%s", o.kind, o.namespace, o.name, cname),
+		ID:        fmt.Sprintf("k8s:%s/%s/%s", o.kind, o.namespace, name),
 		Source:    "kubernetes",
-		Name:      o.name + "/" + cname,
+		Name:      name,
 		Loc:       f.loc(c),
 		Namespace: o.namespace,
 		Labels:    p.labels,
+		Object:    o.kind + "/" + o.namespace + "/" + o.name,
 		// Only the role key is kept: annotations carry large blobs
 		// (last-applied-configuration) no rule needs.
 		Annotations: roleAnnotation(p.annotations),
@@ -94,6 +89,9 @@ func (f *file) container(p *pod, c *yaml.Node) model.Workload {
 	f.podFacts(p, &w)
 	f.applySecurity(p, cname, f.securityContext(get(c, "securityContext"), false), &w)
 	desc := fmt.Sprintf("Kubernetes %s %s/%s container %s", o.kind, o.namespace, o.name, cname)
+	if p.path != "" {
+		desc = fmt.Sprintf("Kubernetes %s %s/%s %s container %s", o.kind, o.namespace, o.name, p.path, cname)
+	}
 	f.env(c, desc, &w)
 	f.mounts(p, c, &w)
 	f.ports(c, &w)

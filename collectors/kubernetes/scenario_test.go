@@ -25,12 +25,12 @@ func TestHardenedScenario(t *testing.T) {
 		Seccomp:      &model.Str{Value: "runtime/default", Loc: job(21)},
 		AllowPrivEsc: &model.Bool{Value: false, Loc: job(27)},
 		ReadOnlyRoot: &model.Bool{Value: true, Loc: job(28)},
-		Egress: &model.Egress{
+		Egress: lists(&model.Egress{
 			Restricted: true,
 			Allow:      []string{"pods k8s-app=kube-dns in namespaces kubernetes.io/metadata.name=kube-system on UDP/53, TCP/53"},
 			By:         "NetworkPolicy agents/agent-default-deny-egress",
 			Loc:        model.Loc{File: dir + "/networkpolicy.yaml", Line: 2},
-		},
+		}),
 		Mounts: []model.Mount{
 			{Type: "emptyDir", Target: "/workspace", Loc: job(38)},
 			{Type: "emptyDir", Source: "Memory", Target: "/tmp", Loc: job(40)},
@@ -42,6 +42,8 @@ func TestHardenedScenario(t *testing.T) {
 		ServiceAccount:          "agent",
 		Namespace:               "agents",
 		Labels:                  map[string]string{"app": "coding-agent"},
+		Object:                  "Job/agents/agent-task-1234",
+		ContainerType:           "main",
 	}}
 	if diff := cmp.Diff(want, doc.Workloads); diff != "" {
 		t.Errorf("workloads (-want +got):\n%s", diff)
@@ -54,6 +56,11 @@ func TestHardenedScenario(t *testing.T) {
 		Loc:         model.Loc{File: dir + "/networkpolicy.yaml", Line: 2},
 		PodSelector: model.LabelSelector{MatchLabels: map[string]string{"app": "coding-agent"}},
 		EgressAllow: []string{"pods k8s-app=kube-dns in namespaces kubernetes.io/metadata.name=kube-system on UDP/53, TCP/53"},
+		Kind:        "NetworkPolicy", APIVersion: "networking.k8s.io/v1", IsolatesEgress: true,
+		Rules: []model.PolicyRule{{
+			Action: "allow", Text: "pods k8s-app=kube-dns in namespaces kubernetes.io/metadata.name=kube-system on UDP/53, TCP/53",
+			Loc: model.Loc{File: dir + "/networkpolicy.yaml", Line: 15},
+		}},
 	}}
 	if diff := cmp.Diff(wantNP, doc.NetworkPolicies); diff != "" {
 		t.Errorf("network policies (-want +got):\n%s", diff)

@@ -29,15 +29,27 @@ func (e *expansionError) Error() string { return e.msg }
 // written, or when an anchor refers to itself. It is linear in the nodes
 // written: each anchor's expanded size is computed once.
 func checkExpansion(root *yaml.Node) error {
-	written := 0
+	written, aliases := 0, false
+	var dup error
 	var count func(n *yaml.Node)
 	count = func(n *yaml.Node) {
 		written++
+		aliases = aliases || n.Kind == yaml.AliasNode
+		if n.Kind == yaml.MappingNode && dup == nil {
+			dup = duplicateKey(n)
+		}
 		for _, c := range n.Content {
 			count(c)
 		}
 	}
 	count(root)
+	if dup != nil {
+		return dup
+	}
+	if !aliases {
+		// Nothing expands: the document is as large as it is written.
+		return nil
+	}
 	limit := expansionBase + expansionFactor*written
 	memo := map[*yaml.Node]int{}
 	onPath := map[*yaml.Node]bool{}
@@ -71,6 +83,40 @@ func checkExpansion(root *yaml.Node) error {
 	}
 	_, err := size(root)
 	return err
+}
+
+// duplicateKey reports a key written twice in one mapping: which value
+// Kubernetes takes depends on the reader (the last in a lenient one, an
+// error in a strict one), and it is most often two objects run together by
+// a missing document separator.
+func duplicateKey(n *yaml.Node) error {
+	keys := n.Content
+	var seen map[string]int // only for large mappings: small ones compare pairwise
+	if len(keys) > 32 {
+		seen = make(map[string]int, len(keys)/2)
+	}
+	for i := 0; i+1 < len(keys); i += 2 {
+		k := keys[i]
+		if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
+			continue
+		}
+		first := 0
+		if seen != nil {
+			first = seen[k.Value]
+			seen[k.Value] = k.Line
+		} else {
+			for j := 0; j < i; j += 2 {
+				if p := keys[j]; p.Kind == yaml.ScalarNode && p.Tag != "!!merge" && p.Value == k.Value {
+					first = p.Line
+					break
+				}
+			}
+		}
+		if first != 0 {
+			return &expansionError{line: k.Line, msg: fmt.Sprintf("duplicate key %q (first at line %d): the document is ambiguous; a missing --- between two objects?", k.Value, first)}
+		}
+	}
+	return nil
 }
 
 // deref follows an alias to its anchored node. checkExpansion has ruled out
@@ -122,6 +168,28 @@ func entries(n *yaml.Node) []pair {
 
 // lookup returns the key and value nodes of key in mapping n (nil, nil when absent).
 func lookup(n *yaml.Node, key string) (*yaml.Node, *yaml.Node) {
+	n = deref(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	// Most mappings have no merge key: find the key without building the
+	// merged entry list (lookup runs for every field of every object).
+	merge := false
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+			merge = true
+			break
+		}
+	}
+	if !merge {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Value == key {
+				return k, deref(n.Content[i+1])
+			}
+		}
+		return nil, nil
+	}
 	for _, p := range entries(n) {
 		if p.key.Value == key {
 			return p.key, deref(p.val)

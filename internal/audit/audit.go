@@ -245,6 +245,7 @@ func (e *Engine) Judge(ctx context.Context, c *Collected, opt Options) (*reports
 		Findings:     findings,
 		Errors:       errs,
 		Dependencies: doc.Deps,
+		Skipped:      doc.Skipped,
 		Rules:        e.Set.Rules,
 		HelpBase:     opt.HelpBase,
 	}, nil

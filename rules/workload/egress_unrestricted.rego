@@ -8,7 +8,9 @@
 #   anything it can reach to any host on the internet, and fetch and run any
 #   code. Fires when egress is not declared, when the declared control allows
 #   every destination, or when it is declared but not default-deny; quiet for
-#   network none.
+#   network none. A control that reaches every destination on an HTTP or
+#   HTTPS port (a NetworkPolicy to 0.0.0.0/0 on 443, Cilium's world on 443)
+#   counts as allowing every destination: exfiltration needs nothing else.
 # related_resources:
 #   - ref: https://kubernetes.io/docs/concepts/services-networking/network-policies/
 #     description: Kubernetes — NetworkPolicy, default deny all egress traffic
@@ -35,7 +37,11 @@ fix := {
 	"devcontainer": "add --network=none to runArgs, or attach it to an internal network with an egress proxy",
 }
 
-how(w) := fix[object.get(w, "source", "")] if {
+# The NetworkPolicy agent-sandbox's controller keeps for a SandboxTemplate
+# is changed in the template, not beside it.
+how(w) := "set spec.networkPolicy.egress in the SandboxTemplate to the destinations the sandbox needs (an empty list denies all)" if {
+	startswith(object.get(object.get(w, "egress", {}), "by", ""), "agent-sandbox NetworkPolicy")
+} else := fix[object.get(w, "source", "")] if {
 	fix[object.get(w, "source", "")]
 } else := "deny outbound traffic by default and allow only named destinations"
 
@@ -56,18 +62,46 @@ problem(w) := "declares no egress restriction" if {
 	not is_object(egress(w))
 } else := sprintf("has an egress control (%s) that allows every destination", [by(w)]) if {
 	object.get(egress(w), "allow_all", false) == true
+} else := sprintf("has an egress control (%s) that allows every destination on %s", [by(w), concat(", ", web_ports(w))]) if {
+	count(web_ports(w)) > 0
 } else := sprintf("has an egress control (%s) that does not deny by default", [by(w)]) if {
 	object.get(egress(w), "restricted", false) != true
 }
+
+# web_ports(w) are the ports on which the control lets the workload reach
+# any host (Kubernetes, Cilium and Calico policies list them as open_ports)
+# and that carry HTTP or HTTPS: the internet is then one request away.
+web_ports(w) := sort([p | some p in object.get(egress(w), "open_ports", []); web_port(p)])
+
+web_port(p) if port_of(p) in {"80", "443", "8080", "*"}
+
+web_port(p) if {
+	regex.match(`^[0-9]+-[0-9]+$`, port_of(p))
+	r := split(port_of(p), "-")
+	to_number(r[0]) <= 443
+	to_number(r[1]) >= 443
+}
+
+# port_of("TCP/443") is "443".
+port_of(p) := parts[count(parts) - 1] if parts := split(p, "/")
 
 by(w) := egress(w).by if {
 	object.get(egress(w), "by", "") != ""
 } else := "unnamed"
 
+# unverified_only: the only control found may not select the workload (a
+# policy on labels the scan cannot know); egress-unverified reports it.
+unverified_only(w) if {
+	is_object(egress(w))
+	object.get(egress(w), "restricted", false) != true
+	count(object.get(egress(w), "unverified", [])) > 0
+}
+
 deny contains f if {
 	some w in input.workloads
 	wl.judged(w)
 	not isolated(w)
+	not unverified_only(w)
 	p := problem(w)
 	f := sa.finding(
 		rego.metadata.chain(), w,

@@ -82,3 +82,55 @@ test_compose_based_devcontainer_defers_to_its_service if {
 		"compose": {"files": ["docker-compose.yml"], "service": "app"},
 	}]}
 }
+
+# A policy that may not select the pod is egress-unverified's finding, not
+# a declared lack of restriction.
+test_unverified_only_left_to_egress_unverified if {
+	count(egress_unrestricted.deny) == 0 with input as {"workloads": [{
+		"source": "kubernetes", "name": "agent", "file": "pod.yaml", "line": 9,
+		"egress": {"restricted": false, "allow_all": false, "allow": [], "deny": [], "by": "CalicoGlobalNetworkPolicy lockdown", "file": "gnp.yaml", "line": 1, "unverified": ["CalicoGlobalNetworkPolicy lockdown may select the pod"]},
+	}]}
+}
+
+# Verified and allowing everything still fires, whatever else is unverified.
+test_allow_all_with_unverified_notes_fires if {
+	count(egress_unrestricted.deny) == 1 with input as {"workloads": [{
+		"source": "kubernetes", "name": "agent", "file": "pod.yaml", "line": 9,
+		"egress": {"restricted": true, "allow_all": true, "allow": ["entity world (every destination outside the cluster)"], "deny": [], "by": "CiliumNetworkPolicy a/open", "file": "cnp.yaml", "line": 1, "unverified": ["CalicoNetworkPolicy a/x: in tier t"]},
+	}]}
+}
+
+test_agent_sandbox_template_default_names_the_template if {
+	fs := egress_unrestricted.deny with input as {"workloads": [{
+		"source": "kubernetes", "name": "py/runtime", "id": "k8s:SandboxTemplate/a/py/runtime", "file": "tmpl.yaml", "line": 9,
+		"egress": {"restricted": true, "allow_all": true, "allow": ["the public internet"], "deny": [], "unverified": [], "by": "agent-sandbox NetworkPolicy a/py-network-policy (SandboxTemplate py)", "file": "tmpl.yaml", "line": 1},
+	}]}
+	some f in fs
+	contains(f.message, "spec.networkPolicy.egress in the SandboxTemplate")
+}
+
+test_every_destination_on_https_fires if {
+	fs := egress_unrestricted.deny with input as {"workloads": [{
+		"source": "kubernetes", "name": "agent", "file": "pod.yaml", "line": 9,
+		"egress": {"restricted": true, "allow_all": false, "allow": ["entity world on TCP/443"], "open_ports": ["TCP/443", "UDP/53"], "deny": [], "unverified": [], "by": "CiliumNetworkPolicy a/web", "file": "cnp.yaml", "line": 1},
+	}]}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "every destination on TCP/443")
+	not contains(f.message, "UDP/53")
+}
+
+test_port_range_over_https_fires if {
+	count(egress_unrestricted.deny) == 1 with input as {"workloads": [{
+		"source": "kubernetes", "name": "agent", "file": "pod.yaml", "line": 9,
+		"egress": {"restricted": true, "allow_all": false, "allow": ["any destination on TCP/1-65535"], "open_ports": ["TCP/1-65535"], "by": "NetworkPolicy a/np", "file": "np.yaml", "line": 1},
+	}]}
+}
+
+# DNS to any resolver, or a database port anywhere, is a named exception.
+test_every_destination_on_dns_only_quiet if {
+	count(egress_unrestricted.deny) == 0 with input as {"workloads": [{
+		"source": "kubernetes", "name": "agent", "file": "pod.yaml", "line": 9,
+		"egress": {"restricted": true, "allow_all": false, "allow": ["any destination on UDP/53", "any destination on TCP/5432-5433"], "open_ports": ["UDP/53", "TCP/5432-5433"], "by": "NetworkPolicy a/np", "file": "np.yaml", "line": 1},
+	}]}
+}

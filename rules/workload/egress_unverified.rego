@@ -1,0 +1,44 @@
+# METADATA
+# title: Egress control could not be verified
+# description: |
+#   Part of what restricts the workload's outbound traffic could not be
+#   evaluated from the files: a Cilium or Calico policy whose selector depends
+#   on labels the scan cannot know (labels a controller sets at run time,
+#   namespace labels when the Namespace object is not in the scan, service
+#   account labels), a Calico policy in a tier whose order is defined
+#   elsewhere, a construct whose meaning differs between versions (an empty
+#   Cilium egress section), or an egress control of another kind that is read
+#   but not evaluated (GKE FQDNNetworkPolicy, OVN EgressFirewall, OpenShift
+#   EgressNetworkPolicy, AdminNetworkPolicy, Antrea policies). The network
+#   property is judged on the part that could be verified; check the rest
+#   against the running cluster (kubectl get ciliumnetworkpolicies,networkpolicies
+#   -A, calicoctl).
+# related_resources:
+#   - ref: https://docs.cilium.io/en/stable/security/policy/intro/
+#     description: Cilium — policy enforcement modes and default deny
+#   - ref: https://docs.tigera.io/calico/latest/reference/resources/networkpolicy
+#     description: Calico — NetworkPolicy, selectors, order and actions
+#   - ref: https://kubernetes.io/docs/concepts/services-networking/network-policies/
+#     description: Kubernetes — NetworkPolicy
+# custom:
+#   id: egress-unverified
+#   property: network
+#   severity: low
+#   remediation: Select the sandbox's pods by labels written in their pod template, keep the Namespace objects the policies select on among the scanned files, and check on the cluster which policies select the pod (cilium endpoint list, calicoctl get workloadendpoints).
+package rules.egress_unverified
+
+import data.lib.sa
+import data.lib.workload as wl
+
+deny contains f if {
+	some w in input.workloads
+	wl.judged(w)
+	eg := object.get(w, "egress", null)
+	is_object(eg)
+	notes := object.get(eg, "unverified", [])
+	count(notes) > 0
+	f := sa.finding(
+		rego.metadata.chain(), w,
+		sprintf("%s: its egress control could not be fully evaluated: %s", [wl.label(w), concat("; ", notes)]),
+	)
+}

@@ -1,0 +1,32 @@
+package rules.egress_unverified_test
+
+import data.rules.egress_unverified
+
+test_unverified_selection_fires if {
+	fs := egress_unverified.deny with input as {"workloads": [{
+		"source": "kubernetes", "name": "agent", "id": "k8s:Pod/a/agent/c", "file": "pod.yaml", "line": 9,
+		"egress": {
+			"restricted": false, "allow_all": false, "allow": [], "deny": [],
+			"by": "CiliumNetworkPolicy a/lockdown", "file": "cnp.yaml", "line": 1,
+			"unverified": ["CiliumNetworkPolicy a/lockdown may select the pod: its selector depends on labels the scan does not know"],
+		},
+	}]}
+	count(fs) == 1
+	some f in fs
+	f.rule_id == "egress-unverified"
+	f.severity == "low"
+	f.property == "network"
+	f.file == "pod.yaml"
+	f.line == 9
+	contains(f.message, "CiliumNetworkPolicy a/lockdown")
+}
+
+test_verified_egress_quiet if {
+	count(egress_unverified.deny) == 0 with input as {"workloads": [
+		{
+			"source": "kubernetes", "name": "agent", "file": "pod.yaml", "line": 9,
+			"egress": {"restricted": true, "allow_all": false, "allow": ["api.github.com on TCP/443"], "deny": [], "unverified": [], "by": "CiliumNetworkPolicy a/agent", "file": "cnp.yaml", "line": 1},
+		},
+		{"source": "compose", "name": "db", "file": "compose.yaml", "line": 3},
+	]}
+}
