@@ -32,6 +32,10 @@ blocked(w) if {
 	wl.opt(o.value) in {"no-new-privileges", "no-new-privileges=true"}
 }
 
+# A privileged container has every privilege already: privileged-container
+# says so, and escalation adds nothing to it.
+blocked(w) if wl.is_true(w, "privileged")
+
 deny contains f if {
 	some w in input.workloads
 	wl.judged(w)

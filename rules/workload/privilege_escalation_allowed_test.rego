@@ -46,3 +46,10 @@ test_compose_unset_quiet if {
 test_empty_input_quiet if {
 	count(privilege_escalation_allowed.deny) == 0 with input as {}
 }
+
+test_privileged_container_left_to_privileged_container if {
+	count(privilege_escalation_allowed.deny) == 0 with input as {"workloads": [{
+		"source": "kubernetes", "name": "dind", "file": "pod.yaml", "line": 4,
+		"privileged": {"value": true, "file": "pod.yaml", "line": 9},
+	}]}
+}
