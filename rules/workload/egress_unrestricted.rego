@@ -97,11 +97,18 @@ unverified_only(w) if {
 	count(object.get(egress(w), "unverified", [])) > 0
 }
 
+# On the host's network stack no container egress control applies at all:
+# host-network reports that, more precisely, at the setting.
+host_stack(w) if wl.is_true(w, "host_network")
+
+host_stack(w) if wl.str(w, "network_mode") == "host"
+
 deny contains f if {
 	some w in input.workloads
 	wl.judged(w)
 	not isolated(w)
 	not unverified_only(w)
+	not host_stack(w)
 	p := problem(w)
 	f := sa.finding(
 		rego.metadata.chain(), w,

@@ -134,3 +134,11 @@ test_every_destination_on_dns_only_quiet if {
 		"egress": {"restricted": true, "allow_all": false, "allow": ["any destination on UDP/53", "any destination on TCP/5432-5433"], "open_ports": ["UDP/53", "TCP/5432-5433"], "by": "NetworkPolicy a/np", "file": "np.yaml", "line": 1},
 	}]}
 }
+
+# host-network reports a workload on the host's stack; no second finding.
+test_host_network_left_to_host_network if {
+	count(egress_unrestricted.deny) == 0 with input as {"workloads": [{
+		"source": "kubernetes", "name": "agent", "file": "pod.yaml", "line": 9,
+		"host_network": {"value": true, "file": "pod.yaml", "line": 12},
+	}]}
+}
