@@ -122,10 +122,17 @@ func walk(ctx context.Context, root string, cs []Collector, exclude []string) ([
 			if p == root {
 				return err
 			}
-			errs = append(errs, model.Error{File: rel, Message: "cannot read: " + Reason(err)})
+			e := model.Error{File: rel, Message: "cannot read: " + Reason(err)}
 			if d != nil && d.IsDir() {
+				// What the directory held is not known: any format.
+				e.Kind = model.KindUnknown
+				errs = append(errs, e)
 				return fs.SkipDir
 			}
+			if c := match(cs, rel); c != nil {
+				e.Kind = c.Name()
+			}
+			errs = append(errs, e)
 			return nil
 		}
 		if excluded(rel, exclude) {
@@ -160,11 +167,15 @@ func walk(ctx context.Context, root string, cs []Collector, exclude []string) ([
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
 			if msg := symlinkNote(root, p); msg != "" {
-				errs = append(errs, model.Error{File: rel, Message: msg})
+				errs = append(errs, model.Error{File: rel, Kind: c.Name(), Message: msg})
 			}
 			return nil
 		}
 		if !d.Type().IsRegular() {
+			// A FIFO, socket or device under a configuration name is never
+			// opened (it could block the scan or stream without end), and
+			// what it stands for is not audited.
+			errs = append(errs, model.Error{File: rel, Kind: c.Name(), Message: "not read: " + irregular(d.Type())})
 			return nil
 		}
 		jobs = append(jobs, job{path: rel, abs: p, c: c})
@@ -174,6 +185,19 @@ func walk(ctx context.Context, root string, cs []Collector, exclude []string) ([
 		return nil, nil, fmt.Errorf("walk %s: %w", root, err)
 	}
 	return jobs, errs, nil
+}
+
+// irregular names what a file that is not regular is.
+func irregular(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO), not a regular file"
+	case m&fs.ModeSocket != 0:
+		return "a socket, not a regular file"
+	case m&fs.ModeDevice != 0:
+		return "a device, not a regular file"
+	}
+	return "not a regular file"
 }
 
 // symlinkNote explains why a symlinked config file was not read. Symlinks are
@@ -236,6 +260,9 @@ func run(ctx context.Context, jobs []job, maxSize int64, workers int) []result {
 
 func collectOne(ctx context.Context, j job, maxSize int64) (r result) {
 	r.path = j.path
+	// Runs last, after a recovered panic too: whatever went wrong, the
+	// entry names the format that claimed the file.
+	defer r.finish(j.c.Name())
 	defer func() {
 		// A collector must never take the scan down with it.
 		if p := recover(); p != nil {
@@ -266,6 +293,26 @@ func collectOne(ctx context.Context, j job, maxSize int64) (r result) {
 		}
 	}
 	return r
+}
+
+// finish records what the file yielded. A file that failed is listed in
+// doc.files only when it yielded facts before failing (a partial read), and
+// its errors[] entry says which format claimed it and whether it was partial.
+func (r *result) finish(kind string) {
+	n := r.doc.FactCount()
+	for i := range r.doc.Files {
+		r.doc.Files[i].Facts = n
+	}
+	if r.err == nil {
+		return
+	}
+	if n == 0 {
+		r.doc.Files = nil
+	}
+	if r.err.Kind == "" {
+		r.err.Kind = kind
+	}
+	r.err.Partial = n > 0
 }
 
 // Reason turns a file error into the short text an errors[] or
