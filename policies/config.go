@@ -30,6 +30,9 @@ type Config struct {
 	Params   map[string]any        `yaml:"params"`
 	Probes   Probes                `yaml:"probes"`
 	Waivers  []Waiver              `yaml:"waivers"`
+	// Strict makes the run exit 2 when anything could not be audited
+	// (errors[] is not empty), as --strict does.
+	Strict bool `yaml:"strict"`
 
 	// Path is where the file was read from (relative to the scanned root
 	// when it lies inside it), for findings that point at a waiver.

@@ -190,7 +190,7 @@ func TestScoreGroupsFindings(t *testing.T) {
 	waived := f
 	waived.Suppression = &rules.Suppression{Kind: "waiver"}
 	fs = append(fs, waived)
-	res, err := s.Score(context.Background(), fs, map[string]int{"files": 1, "workloads": 1}, nil, Settings{FailOn: "medium"})
+	res, err := s.Score(context.Background(), fs, map[string]int{"files": 1, "workloads": 1}, nil, nil, Settings{FailOn: "medium"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,6 +34,9 @@ type Options struct {
 	Version       string
 	Now           time.Time
 	HelpBase      string
+	// Strict makes the gate incomplete (exit 2) when errors[] is not empty;
+	// the policy file's strict: true does too.
+	Strict bool
 }
 
 // ErrUsage marks a problem with what the user asked for (exit 2).
@@ -221,11 +224,11 @@ func (e *Engine) Judge(ctx context.Context, c *Collected, opt Options) (*reports
 	if err != nil {
 		return nil, err
 	}
-	set := policies.Settings{FailOn: cfg.FailOn, Require: cfg.Require, MinScore: cfg.MinScore}
+	set := policies.Settings{FailOn: cfg.FailOn, Require: cfg.Require, MinScore: cfg.MinScore, Strict: cfg.Strict || opt.Strict}
 	if opt.FailOn != "" {
 		set.FailOn = opt.FailOn
 	}
-	res, err := e.Scorer.Score(ctx, findings, counts(doc), liveEvidence(doc), set)
+	res, err := e.Scorer.Score(ctx, findings, counts(doc), liveEvidence(doc), unread(doc, errs), set)
 	if err != nil {
 		return nil, err
 	}
@@ -233,6 +236,7 @@ func (e *Engine) Judge(ctx context.Context, c *Collected, opt Options) (*reports
 	if errs == nil {
 		errs = []model.Error{}
 	}
+	markUnread(errs, res.Properties)
 	return &reports.Report{
 		Tool:         reports.Tool{Name: "sandbox-audit", Version: opt.Version},
 		Targets:      targets,
@@ -296,9 +300,18 @@ func (e *Engine) evaluate(ctx context.Context, doc *model.Document, cfg *policie
 	return findings, nil
 }
 
+// counts is how many facts of each kind were collected. Files count only
+// when they yielded a fact: a file read whole that holds nothing to judge
+// (a YAML file without Kubernetes objects) is no evidence.
 func counts(d *model.Document) map[string]int {
+	files := 0
+	for _, f := range d.Files {
+		if f.Facts > 0 {
+			files++
+		}
+	}
 	return map[string]int{
-		"files": len(d.Files), "workloads": len(d.Workloads), "images": len(d.Images),
+		"files": files, "workloads": len(d.Workloads), "images": len(d.Images),
 		"agents": len(d.Agents), "mcp_servers": len(d.MCPServers), "workflows": len(d.Workflows),
 		"git_configs": len(d.GitConfigs), "credentials": len(d.Credentials),
 	}
@@ -321,6 +334,38 @@ func liveEvidence(d *model.Document) map[string]bool {
 	ev["network"] = !unavailable["network"]
 	ev["credentials"] = !unavailable["credentials"]
 	return ev
+}
+
+// unread lists for the scoring policy what was not read: every errors[]
+// entry, and every live check that could not run (as liveEvidence, such a
+// check is no evidence; the policy also keeps its property from passing).
+func unread(d *model.Document, errs []model.Error) []policies.Unread {
+	out := make([]policies.Unread, 0, len(errs))
+	for _, e := range errs {
+		out = append(out, policies.Unread{Source: e.File, Kind: e.Kind, Partial: e.Partial, Error: true})
+	}
+	if d.Live != nil {
+		for _, u := range d.Live.Unavailable {
+			out = append(out, policies.Unread{Source: "live/" + u.Check, Kind: "live:" + u.Check})
+		}
+	}
+	return out
+}
+
+// markUnread sets each errors[] entry's Properties: those the scoring
+// policy left unknown because of its file.
+func markUnread(errs []model.Error, props map[string]policies.Property) {
+	by := map[string][]string{}
+	for _, p := range rules.Properties {
+		for _, src := range props[p].Unread {
+			by[src] = append(by[src], p)
+		}
+	}
+	for i := range errs {
+		if errs[i].Kind != "" {
+			errs[i].Properties = by[errs[i].File]
+		}
+	}
 }
 
 // ConfigFor finds the policy file: --config, else .sandbox-audit.yaml at the
