@@ -208,3 +208,7 @@ func (f *file) object(o object) {
 		f.workloads(o)
 	}
 }
+
+// CatchAll implements collectors.CatchAll: it claims every YAML file, so its
+// claim says nothing about where a file target sits in its repository.
+func (Collector) CatchAll() bool { return true }

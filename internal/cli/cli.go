@@ -31,8 +31,9 @@ const exitHelp = `Exit codes:
   0  the gate passed
   1  the gate failed: findings at or above --fail-on, a required property not passing,
      or a score below its minimum
-  2  could not audit: bad usage, unreadable target, invalid policy file, a rule that
-     failed to compile or evaluate; with --strict (or strict: true), anything in errors[]`
+  2  could not audit: bad usage, unreadable target, a file target no collector reads,
+     invalid policy file, a rule that failed to compile or evaluate; with --strict (or
+     strict: true), anything in errors[]`
 
 // Run executes the command line and returns the exit code.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
