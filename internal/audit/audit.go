@@ -37,6 +37,9 @@ type Options struct {
 	// Strict makes the gate incomplete (exit 2) when errors[] is not empty;
 	// the policy file's strict: true does too.
 	Strict bool
+	// RuleTimeout bounds each custom rule's evaluation (0: the policy
+	// file's rule_timeout, else rules.DefaultRuleTimeout).
+	RuleTimeout time.Duration
 }
 
 // ErrUsage marks a problem with what the user asked for (exit 2).
@@ -279,7 +282,7 @@ func (e *Engine) evaluate(ctx context.Context, doc *model.Document, cfg *policie
 		if err != nil {
 			return nil, err
 		}
-		fs, err := e.Rules.Eval(ctx, in)
+		fs, err := e.Rules.EvalTimeout(ctx, in, ruleTimeout(cfg, opt))
 		if err != nil {
 			return nil, err
 		}
@@ -298,6 +301,14 @@ func (e *Engine) evaluate(ctx context.Context, doc *model.Document, cfg *policie
 		}
 	}
 	return findings, nil
+}
+
+// ruleTimeout: the flag, else the policy file, else the engine's default.
+func ruleTimeout(cfg *policies.Config, opt Options) time.Duration {
+	if opt.RuleTimeout > 0 {
+		return opt.RuleTimeout
+	}
+	return cfg.RuleTimeoutOrZero()
 }
 
 // counts is how many facts of each kind were collected. Files count only

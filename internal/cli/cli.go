@@ -21,7 +21,7 @@ import (
 const (
 	ExitOK        = 0 // gate passed
 	ExitGate      = 1 // gate failed: findings at or above the threshold
-	ExitCannotRun = 2 // could not audit: bad usage, unreadable target, a rule that failed, strict with errors
+	ExitCannotRun = 2 // could not audit: bad usage, unreadable target, a rule that failed or timed out, strict with errors
 )
 
 // errGate is returned when the audit ran and the gate failed.
@@ -32,8 +32,8 @@ const exitHelp = `Exit codes:
   1  the gate failed: findings at or above --fail-on, a required property not passing,
      or a score below its minimum
   2  could not audit: bad usage, unreadable target, a file target no collector reads,
-     invalid policy file, a rule that failed to compile or evaluate; with --strict (or
-     strict: true), anything in errors[]`
+     invalid policy file, a rule that failed to compile, evaluate or finish in time
+     (--rule-timeout); with --strict (or strict: true), anything in errors[]`
 
 // Run executes the command line and returns the exit code.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {

@@ -37,6 +37,7 @@ type scanOptions struct {
 	writeBaseline string
 	noColor       bool
 	strict        bool
+	ruleTimeout   time.Duration
 
 	live          bool
 	root          string
@@ -87,6 +88,7 @@ the four properties and the findings.
 	f.StringVar(&o.writeBaseline, "write-baseline", "", "write the current findings to this baseline file")
 	f.BoolVar(&o.noColor, "no-color", false, "disable colors (also NO_COLOR)")
 	f.BoolVar(&o.strict, "strict", false, "exit 2 when anything could not be audited (any errors[] entry: unreadable, unparseable, too large…); also strict: true in the policy file")
+	f.DurationVar(&o.ruleTimeout, "rule-timeout", 0, "bound for each custom rule's evaluation; exceeding it exits 2 naming the rule (default 5s, or rule_timeout from the policy file)")
 	f.BoolVar(&o.live, "live", false, "also audit the environment this process runs in (alone: only the environment)")
 	f.StringVar(&o.root, "root", "/", "with --live: the root filesystem to audit (a fixture root or a mounted image)")
 	f.BoolVar(&o.probe, "probe", false, "with --live: send active network probes to the policy's probe targets (default: cloud metadata endpoints and two internet hosts)")
@@ -122,6 +124,9 @@ func (o *scanOptions) validate() error {
 	}
 	if o.probeTimeout <= 0 {
 		return usageError("--probe-timeout must be positive")
+	}
+	if o.ruleTimeout < 0 {
+		return usageError("--rule-timeout must be positive")
 	}
 	return severityFlag(o.failOn)
 }
@@ -169,7 +174,7 @@ func (o *scanOptions) run(cmd *cobra.Command, path string) error {
 	}
 	rep, err := audit.Audit(ctx, audit.Options{
 		Path: path, Live: lo, Deps: o.depsOptions(path), Config: cfg, RuleDirs: o.ruleDirs, FailOn: o.failOn, Exclude: o.exclude,
-		Baseline: o.baseline, WriteBaseline: o.writeBaseline, Strict: o.strict,
+		Baseline: o.baseline, WriteBaseline: o.writeBaseline, Strict: o.strict, RuleTimeout: o.ruleTimeout,
 		Version: version.String(), Now: time.Now(), HelpBase: HelpBase,
 	})
 	if err != nil {
