@@ -56,18 +56,19 @@ status(p) := "fail" if {
 status(p) := "unknown" if {
 	not failing_finding(p)
 	not below_min(p)
-	incomplete(p)
+	not complete(p)
 }
 
 status(p) := "pass" if {
 	not failing_finding(p)
-	not incomplete(p)
+	complete(p)
 	score(p) >= min_score(p)
 }
 
-incomplete(p) if not p in coverage.checked
-
-incomplete(p) if count(unread.by_property[p]) > 0
+complete(p) if {
+	p in coverage.checked
+	count(unread.by_property[p]) == 0
+}
 
 below_min(p) if {
 	p in coverage.checked
@@ -128,12 +129,10 @@ not_read(p) := sprintf(" (not read: %s and %d more)", [concat(", ", array.slice(
 	count(l) > 3
 }
 
-strict := object.get(input.settings, "strict", false)
-
 # incomplete_audit: under strict, anything in errors[] means the audit did
 # not read all it was asked to (the CLI exits 2).
 incomplete_audit if {
-	strict
+	object.get(input.settings, "strict", false)
 	unread.errors > 0
 }
 

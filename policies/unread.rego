@@ -22,9 +22,16 @@ all := ["disposable", "network", "credentials", "review"]
 # definition to what a container decides; a Dockerfile to its image (user,
 # base, secrets in ENV/ARG, what it downloads and runs); an MCP config to its
 # servers (transport, launch, literal tokens); a git config to credentials
-# only. A kind missing here (a collector added later) speaks to all four:
-# forgetting it must not let anything pass unread.
+# only. A kind missing here (a collector or live check added later) speaks
+# to all four: forgetting it must not let anything pass unread.
+#
+# A live check that could not run is no evidence for what it checks (the
+# audit's liveEvidence) and leaves that property unknown; without the root,
+# or on a system that is not Linux, no check ran. Review is not judged from
+# inside; isolation, mounts, privileges and reuse feed findings, not the
+# evidence for a property. An entry without a kind is no configuration.
 speaks := {
+	"": [],
 	"workflows": all,
 	"claude": all,
 	"codex": all,
@@ -36,32 +43,21 @@ speaks := {
 	"dockerfile": ["disposable", "credentials", "review"],
 	"mcp": ["network", "credentials", "review"],
 	"gitconfig": ["credentials"],
-}
-
-# A live check that could not run is no evidence for what it checks (the
-# audit's liveEvidence) and leaves that property unknown; without the root
-# or on a system that is not Linux, no check ran. Review is not judged from
-# inside; privileges and reuse feed findings, not evidence.
-live_speaks := {
-	"network": ["network"],
-	"credentials": ["credentials"],
-	"root": ["disposable", "network", "credentials"],
-	"all": ["disposable", "network", "credentials"],
-}
-
-entries := object.get(input, "unread", [])
-
-properties_of(u) := [] if u.kind == ""
-
-properties_of(u) := object.get(live_speaks, substring(u.kind, 5, -1), []) if startswith(u.kind, "live:")
-
-properties_of(u) := object.get(speaks, u.kind, all) if {
-	u.kind != ""
-	not startswith(u.kind, "live:")
+	"live:network": ["network"],
+	"live:credentials": ["credentials"],
+	"live:root": ["disposable", "network", "credentials"],
+	"live:all": ["disposable", "network", "credentials"],
+	"live:isolation": [],
+	"live:mounts": [],
+	"live:privileges": [],
+	"live:reuse": [],
 }
 
 # by_property[p]: the sources (file paths, live/<check>) that leave p unknown.
-by_property[p] := sort({u.source | some u in entries; p in properties_of(u)}) if some p in all
+by_property[p] := sort({u.source |
+	some u in object.get(input, "unread", [])
+	p in object.get(speaks, u.kind, all)
+}) if some p in all
 
 # errors: how many errors[] entries there are (--strict fails on any).
-errors := count([u | some u in entries; object.get(u, "error", false)])
+errors := count([u | some u in object.get(input, "unread", []); u.error])

@@ -56,6 +56,19 @@ type Engine struct {
 // NewEngine loads the built-in rules plus the user's, drops the disabled ones
 // and compiles everything once.
 func NewEngine(ctx context.Context, dirs []string, cfg *policies.Config, sc Scope) (*Engine, error) {
+	// The scoring policy compiles beside the rules: it needs nothing from
+	// them, and a CLI run waits for both before it can judge (on two cores
+	// the collectors of a small repository finish first and leave a core
+	// idle for it).
+	type scored struct {
+		s   *policies.Scorer
+		err error
+	}
+	sch := make(chan scored, 1)
+	go func() {
+		s, err := policies.NewScorer(ctx)
+		sch <- scored{s, err}
+	}()
 	set, err := rules.LoadBuiltinRules(sc.absent(rules.BuiltinAreas())...)
 	if err != nil {
 		return nil, err
@@ -75,11 +88,11 @@ func NewEngine(ctx context.Context, dirs []string, cfg *policies.Config, sc Scop
 	if err != nil {
 		return nil, err
 	}
-	scorer, err := policies.NewScorer(ctx)
-	if err != nil {
-		return nil, err
+	sr := <-sch
+	if sr.err != nil {
+		return nil, sr.err
 	}
-	return &Engine{Set: set, Rules: eng, Scorer: scorer}, nil
+	return &Engine{Set: set, Rules: eng, Scorer: sr.s}, nil
 }
 
 // Scope says which inputs an audit has, so the engine compiles only the
