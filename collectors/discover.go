@@ -53,30 +53,32 @@ type result struct {
 	err  *model.Error
 }
 
-// Scan walks root, hands every recognised file to its collector and returns
-// the merged, normalized document and the errors met on the way. It fails
-// only when root itself cannot be read.
-func Scan(ctx context.Context, root string, opt Options) (*model.Document, []model.Error, error) {
-	st, err := os.Stat(root)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read target: %w", err)
-	}
+// Scan reads target — a directory tree or one file — hands every recognised
+// file to its collector and returns the merged, normalized document and the
+// errors met on the way. Where the scanned root lies is ResolveTarget's
+// decision: paths in the document are relative to it. It fails only when
+// the target itself cannot be read, or is a file no collector reads.
+//
+// A file given as the target that its collector reads without finding
+// anything to judge (a YAML file without Kubernetes objects, an MCP config
+// without servers) gets an errors[] entry: the user asked for it to be
+// audited, and it was not evidence for anything.
+func Scan(ctx context.Context, target string, opt Options) (*model.Document, []model.Error, error) {
 	cs := opt.Collectors
+	root, rel, isDir, err := resolveTarget(target, cs)
+	if err != nil {
+		return nil, nil, err
+	}
 	maxSize := opt.MaxFileSize
 	if maxSize <= 0 {
 		maxSize = DefaultMaxFileSize
 	}
 	var jobs []job
 	var errs []model.Error
-	if !st.IsDir() {
-		// A single file: match it by its own name.
-		name := filepath.Base(root)
-		if c := match(cs, name); c != nil {
-			jobs = append(jobs, job{path: name, abs: root, c: c})
-		}
-		root = filepath.Dir(root)
+	if !isDir {
+		jobs = append(jobs, job{path: rel, abs: filepath.Join(root, filepath.FromSlash(rel)), c: match(cs, rel)})
 	} else {
-		jobs, errs, err = walk(ctx, root, cs, opt.Exclude)
+		jobs, errs, err = walk(ctx, root, rel, cs, opt.Exclude)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -88,6 +90,10 @@ func Scan(ctx context.Context, root string, opt Options) (*model.Document, []mod
 		if r.err != nil {
 			errs = append(errs, *r.err)
 		}
+	}
+	if !isDir && len(results) == 1 && results[0].err == nil && results[0].doc.FactCount() == 0 && ctx.Err() == nil {
+		j := jobs[0]
+		errs = append(errs, model.Error{File: j.path, Kind: j.c.Name(), Message: j.c.Name() + ": nothing to audit in this file (read whole, it holds nothing the " + j.c.Name() + " collector judges)"})
 	}
 	for _, c := range cs {
 		if l, ok := c.(Linker); ok {
@@ -109,26 +115,39 @@ func match(cs []Collector, rel string) Collector {
 	return nil
 }
 
-func walk(ctx context.Context, root string, cs []Collector, exclude []string) ([]job, []model.Error, error) {
+// walk lists the files under root/sub (sub "" is the whole root) that a
+// collector claims; paths are relative to root.
+func walk(ctx context.Context, root, sub string, cs []Collector, exclude []string) ([]job, []model.Error, error) {
 	var jobs []job
 	var errs []model.Error
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	start := root
+	if sub != "" {
+		start = filepath.Join(root, filepath.FromSlash(sub))
+	}
+	err := filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return ctxErr
 		}
 		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
 		if err != nil {
-			if p == root {
+			if p == start {
 				return err
 			}
-			errs = append(errs, model.Error{File: rel, Message: "cannot read: " + Reason(err)})
+			e := model.Error{File: rel, Message: "cannot read: " + Reason(err)}
 			if d != nil && d.IsDir() {
+				// What the directory held is not known: any format.
+				e.Kind = model.KindUnknown
+				errs = append(errs, e)
 				return fs.SkipDir
 			}
+			if c := match(cs, rel); c != nil {
+				e.Kind = c.Name()
+			}
+			errs = append(errs, e)
 			return nil
 		}
-		if excluded(rel, exclude) {
+		if p != start && excluded(rel, exclude) {
 			if d.IsDir() {
 				return fs.SkipDir
 			}
@@ -149,7 +168,7 @@ func walk(ctx context.Context, root string, cs []Collector, exclude []string) ([
 				}
 				return fs.SkipDir
 			}
-			if skipDirs[d.Name()] {
+			if p != start && skipDirs[d.Name()] {
 				return fs.SkipDir
 			}
 			return nil
@@ -160,20 +179,37 @@ func walk(ctx context.Context, root string, cs []Collector, exclude []string) ([
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
 			if msg := symlinkNote(root, p); msg != "" {
-				errs = append(errs, model.Error{File: rel, Message: msg})
+				errs = append(errs, model.Error{File: rel, Kind: c.Name(), Message: msg})
 			}
 			return nil
 		}
 		if !d.Type().IsRegular() {
+			// A FIFO, socket or device under a configuration name is never
+			// opened (it could block the scan or stream without end), and
+			// what it stands for is not audited.
+			errs = append(errs, model.Error{File: rel, Kind: c.Name(), Message: "not read: " + irregular(d.Type())})
 			return nil
 		}
 		jobs = append(jobs, job{path: rel, abs: p, c: c})
 		return nil
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("walk %s: %w", root, err)
+		return nil, nil, fmt.Errorf("walk %s: %w", start, err)
 	}
 	return jobs, errs, nil
+}
+
+// irregular names what a file that is not regular is.
+func irregular(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO), not a regular file"
+	case m&fs.ModeSocket != 0:
+		return "a socket, not a regular file"
+	case m&fs.ModeDevice != 0:
+		return "a device, not a regular file"
+	}
+	return "not a regular file"
 }
 
 // symlinkNote explains why a symlinked config file was not read. Symlinks are
@@ -236,6 +272,9 @@ func run(ctx context.Context, jobs []job, maxSize int64, workers int) []result {
 
 func collectOne(ctx context.Context, j job, maxSize int64) (r result) {
 	r.path = j.path
+	// Runs last, after a recovered panic too: whatever went wrong, the
+	// entry names the format that claimed the file.
+	defer r.finish(j.c.Name())
 	defer func() {
 		// A collector must never take the scan down with it.
 		if p := recover(); p != nil {
@@ -266,6 +305,26 @@ func collectOne(ctx context.Context, j job, maxSize int64) (r result) {
 		}
 	}
 	return r
+}
+
+// finish records what the file yielded. A file that failed is listed in
+// doc.files only when it yielded facts before failing (a partial read), and
+// its errors[] entry says which format claimed it and whether it was partial.
+func (r *result) finish(kind string) {
+	n := r.doc.FactCount()
+	for i := range r.doc.Files {
+		r.doc.Files[i].Facts = n
+	}
+	if r.err == nil {
+		return
+	}
+	if n == 0 {
+		r.doc.Files = nil
+	}
+	if r.err.Kind == "" {
+		r.err.Kind = kind
+	}
+	r.err.Partial = n > 0
 }
 
 // Reason turns a file error into the short text an errors[] or

@@ -7,8 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/sandbox-audit/sandbox-audit/collectors"
 	"github.com/sandbox-audit/sandbox-audit/collectors/registry"
+	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
 func write(t *testing.T, root, rel, body string) {
@@ -72,6 +75,11 @@ func TestMalformedFilesDoNotStopTheScan(t *testing.T) {
 	byFile := map[string]string{}
 	for _, e := range errs {
 		byFile[e.File] = e.Message
+		// every one of them was claimed by a format: it leaves that
+		// format's properties unknown
+		if e.Kind == "" || e.Kind == model.KindUnknown {
+			t.Errorf("%s: kind %q, want the collector that claimed it", e.File, e.Kind)
+		}
 	}
 	want := map[string]string{
 		"bad-json/.mcp.json":          "",
@@ -116,5 +124,63 @@ func TestExcludeGlobs(t *testing.T) {
 func TestUnreadableRoot(t *testing.T) {
 	if _, _, err := collectors.Scan(context.Background(), filepath.Join(t.TempDir(), "nope"), collectors.Options{Collectors: registry.All()}); err == nil {
 		t.Fatal("missing root accepted")
+	}
+}
+
+// TestFailedFilesNameTheirFormat: an errors[] entry says which collector
+// claimed the file and whether facts were read before the failure; a file
+// that yielded nothing before failing is not listed as read.
+func TestFailedFilesNameTheirFormat(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "good/compose.yaml", "services:\n  app:\n    image: x:1\n")
+	write(t, root, "empty/.mcp.json", `{"mcpServers": {}}`)
+	write(t, root, "bad/.mcp.json", `{"mcpServers": {"a": `)
+	write(t, root, "k8s/partial.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\nspec:\n  containers:\n    - name: c\n      image: x\n---\nkind: [\n")
+	write(t, root, "k8s/broken.yaml", "kind: [\n")
+	doc, errs, err := collectors.Scan(context.Background(), root, collectors.Options{Collectors: registry.All()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type entry struct {
+		File, Kind string
+		Partial    bool
+	}
+	var got []entry
+	for _, e := range errs {
+		got = append(got, entry{e.File, e.Kind, e.Partial})
+	}
+	want := []entry{{"bad/.mcp.json", "mcp", false}, {"k8s/broken.yaml", "kubernetes", false}, {"k8s/partial.yaml", "kubernetes", true}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+	files := map[string]int{}
+	for _, f := range doc.Files {
+		files[f.Path] = f.Facts
+	}
+	// The partial Pod yields one workload; the empty MCP config was read whole
+	// and yielded nothing (no evidence, no error: it is not the target).
+	if diff := cmp.Diff(map[string]int{"good/compose.yaml": 1, "empty/.mcp.json": 0, "k8s/partial.yaml": 1}, files); diff != "" {
+		t.Errorf("files read and their facts (-want +got):\n%s", diff)
+	}
+}
+
+// TestUnreadableDirectoryIsUnknownKind: a directory the walk cannot list
+// could have held any format.
+func TestUnreadableDirectoryIsUnknownKind(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads every directory")
+	}
+	root := t.TempDir()
+	write(t, root, "locked/compose.yaml", "services: {}\n")
+	if err := os.Chmod(filepath.Join(root, "locked"), 0); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(filepath.Join(root, "locked"), 0o755) })
+	_, errs, err := collectors.Scan(context.Background(), root, collectors.Options{Collectors: registry.All()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(errs) != 1 || errs[0].File != "locked" || errs[0].Kind != model.KindUnknown {
+		t.Fatalf("errors = %+v", errs)
 	}
 }

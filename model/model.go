@@ -69,9 +69,15 @@ type Document struct {
 }
 
 // File is one file a collector read, with the format it was read as.
+// Facts counts what the collector drew from it (workloads, images, agents,
+// MCP servers, workflows, git configs, credentials, Kubernetes objects it
+// models): a file read whole that yielded none is no evidence for any
+// property. A file whose reading failed before it yielded a fact is not
+// listed (its errors[] entry is).
 type File struct {
-	Path string `json:"path"`
-	Kind string `json:"kind"`
+	Path  string `json:"path"`
+	Kind  string `json:"kind"`
+	Facts int    `json:"facts"`
 }
 
 // RawDoc keeps a parsed document beside the model for format-specific and

@@ -27,6 +27,15 @@ func (d *Document) Merge(o *Document) {
 	}
 }
 
+// FactCount is how many facts d holds that a rule can judge: everything but
+// the file list, the raw documents and the scan-wide context (live facts,
+// dependencies, parameters, policy).
+func (d *Document) FactCount() int {
+	return len(d.Workloads) + len(d.Images) + len(d.NetworkPolicies) + len(d.Agents) +
+		len(d.MCPServers) + len(d.Workflows) + len(d.GitConfigs) + len(d.Credentials) +
+		len(d.RuntimeClasses) + len(d.ServiceAccounts)
+}
+
 // Normalize replaces every nil slice and map reachable from d with an empty
 // one, so rules see [] and {} rather than null (count(null) is an error in
 // Rego, and an error must never pass silently as "no finding").

@@ -34,6 +34,12 @@ type Config struct {
 	// Sandboxes names the agent's sandboxes (and platform workloads)
 	// among the scanned workloads; see collectors/roles.
 	Sandboxes []roles.Selector `yaml:"sandboxes"`
+	// Strict makes the run exit 2 when anything could not be audited
+	// (errors[] is not empty), as --strict does.
+	Strict bool `yaml:"strict"`
+	// RuleTimeout bounds each custom rule's evaluation (a Go duration,
+	// "5s"); --rule-timeout overrides it.
+	RuleTimeout string `yaml:"rule_timeout"`
 
 	// Path is where the file was read from (relative to the scanned root
 	// when it lies inside it), for findings that point at a waiver.
@@ -130,6 +136,11 @@ func (c *Config) validate() error {
 			return fmt.Errorf("min_score.%s must be between 0 and 100", p)
 		}
 	}
+	if c.RuleTimeout != "" {
+		if d, err := time.ParseDuration(c.RuleTimeout); err != nil || d <= 0 {
+			return fmt.Errorf("rule_timeout %q is not a positive duration (e.g. 5s)", c.RuleTimeout)
+		}
+	}
 	for id, r := range c.Rules {
 		if r.Mode != "" && r.Mode != "enforced" && r.Mode != "disabled" {
 			return fmt.Errorf("rules.%s.mode %q must be enforced or disabled", id, r.Mode)
@@ -178,6 +189,13 @@ func (c *Config) CheckRuleIDs(set *rules.Set) error {
 		return fmt.Errorf("%w %s: unknown rule id: %s", ErrConfig, c.Path, strings.Join(bad, ", "))
 	}
 	return nil
+}
+
+// RuleTimeoutOrZero is rule_timeout as a duration, 0 when not set (validate
+// has refused anything else).
+func (c *Config) RuleTimeoutOrZero() time.Duration {
+	d, _ := time.ParseDuration(c.RuleTimeout)
+	return d
 }
 
 // Disabled lists the rules of set that do not run: those the policy file

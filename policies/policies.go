@@ -20,18 +20,24 @@ import (
 //go:embed *.rego
 var regoFS embed.FS
 
-// Property is one property's outcome.
+// Property is one property's outcome. Unread lists what the audit was asked
+// to read and could not, that leaves this property unknown (errors[] files,
+// live/<check> for a live check that could not run): empty when nothing
+// was missed.
 type Property struct {
-	Status   string `json:"status"`
-	Score    int    `json:"score"`
-	Findings int    `json:"findings"`
+	Status   string   `json:"status"`
+	Score    int      `json:"score"`
+	Findings int      `json:"findings"`
+	Unread   []string `json:"unread"`
 }
 
-// Gate is the CI decision.
+// Gate is the CI decision. Incomplete is set under strict when anything
+// could not be audited (errors[] is not empty): the run exits 2, not 1.
 type Gate struct {
-	Passed  bool     `json:"passed"`
-	FailOn  string   `json:"fail_on"`
-	Reasons []string `json:"reasons"`
+	Passed     bool     `json:"passed"`
+	FailOn     string   `json:"fail_on"`
+	Reasons    []string `json:"reasons"`
+	Incomplete bool     `json:"incomplete"`
 }
 
 // Result is what the scoring policy decides.
@@ -46,6 +52,17 @@ type Settings struct {
 	FailOn   string         `json:"fail_on"`
 	Require  []string       `json:"require"`
 	MinScore map[string]int `json:"min_score"`
+	Strict   bool           `json:"strict"`
+}
+
+// Unread is something the audit was asked to read and could not: an
+// errors[] entry (Error), or a live check listed in unavailable[]. Kind
+// decides which properties it leaves unknown (policies/unread.rego).
+type Unread struct {
+	Source  string `json:"source"`
+	Kind    string `json:"kind"`
+	Partial bool   `json:"partial"`
+	Error   bool   `json:"error"`
 }
 
 // Input is what the scoring policy judges: findings (after waivers and
@@ -54,6 +71,7 @@ type Input struct {
 	Findings []scored        `json:"findings"`
 	Counts   map[string]int  `json:"counts"`
 	Live     map[string]bool `json:"live"`
+	Unread   []Unread        `json:"unread"`
 	Settings Settings        `json:"settings"`
 }
 
@@ -105,9 +123,13 @@ func NewScorer(ctx context.Context) (*Scorer, error) {
 	return &Scorer{query: q}, nil
 }
 
-// Score evaluates the policy over findings.
-func (s *Scorer) Score(ctx context.Context, findings []rules.Finding, counts map[string]int, live map[string]bool, set Settings) (Result, error) {
-	in := Input{Counts: counts, Live: live, Settings: set, Findings: []scored{}}
+// Score evaluates the policy over findings, the evidence collected (counts,
+// live) and what could not be read (unread).
+func (s *Scorer) Score(ctx context.Context, findings []rules.Finding, counts map[string]int, live map[string]bool, unread []Unread, set Settings) (Result, error) {
+	in := Input{Counts: counts, Live: live, Unread: unread, Settings: set, Findings: []scored{}}
+	if in.Unread == nil {
+		in.Unread = []Unread{}
+	}
 	if in.Settings.FailOn == "" {
 		in.Settings.FailOn = "high"
 	}
@@ -156,6 +178,12 @@ func (s *Scorer) Score(ctx context.Context, findings []rules.Finding, counts map
 	}
 	if r.Gate.Reasons == nil {
 		r.Gate.Reasons = []string{}
+	}
+	for k, p := range r.Properties {
+		if p.Unread == nil {
+			p.Unread = []string{}
+			r.Properties[k] = p
+		}
 	}
 	return r, nil
 }

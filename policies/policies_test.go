@@ -57,6 +57,8 @@ exclude: ["fixtures/**"]
 fail_on: medium
 require: [credentials, network]
 min_score: {network: 80}
+strict: true
+rule_timeout: 10s
 rules:
   host-network: {mode: disabled}
 params:
@@ -79,6 +81,9 @@ waivers:
 		{"bad date", "version: 1\nwaivers:\n  - rule: x\n    reason: r\n    expires: soon\n", `expires "soon" is not a date`},
 		{"bad mode", "version: 1\nrules:\n  x: {mode: maybe}\n", "must be enforced or disabled"},
 		{"min score range", "version: 1\nmin_score: {network: 120}\n", "between 0 and 100"},
+		{"rule timeout not a duration", "version: 1\nrule_timeout: soon\n", `rule_timeout "soon" is not a positive duration`},
+		{"rule timeout not positive", "version: 1\nrule_timeout: 0s\n", `rule_timeout "0s" is not a positive duration`},
+		{"strict not a boolean", "version: 1\nstrict: sometimes\n", "sometimes"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -190,7 +195,7 @@ func TestScoreGroupsFindings(t *testing.T) {
 	waived := f
 	waived.Suppression = &rules.Suppression{Kind: "waiver"}
 	fs = append(fs, waived)
-	res, err := s.Score(context.Background(), fs, map[string]int{"files": 1, "workloads": 1}, nil, Settings{FailOn: "medium"})
+	res, err := s.Score(context.Background(), fs, map[string]int{"files": 1, "workloads": 1}, nil, nil, Settings{FailOn: "medium"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,5 +205,22 @@ func TestScoreGroupsFindings(t *testing.T) {
 	}
 	if want := []string{"4 finding(s) at or above medium"}; !cmp.Equal(res.Gate.Reasons, want) {
 		t.Errorf("reasons = %v, want %v", res.Gate.Reasons, want)
+	}
+}
+
+func TestStrictAndRuleTimeoutKeys(t *testing.T) {
+	c, err := ParseConfig("p.yaml", []byte("version: 1\nstrict: true\nrule_timeout: 1500ms\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Strict || c.RuleTimeoutOrZero() != 1500*time.Millisecond {
+		t.Errorf("strict %v, rule timeout %s", c.Strict, c.RuleTimeoutOrZero())
+	}
+	c, err = ParseConfig("p.yaml", []byte("version: 1\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Strict || c.RuleTimeoutOrZero() != 0 {
+		t.Errorf("defaults: strict %v, rule timeout %s", c.Strict, c.RuleTimeoutOrZero())
 	}
 }

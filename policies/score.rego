@@ -2,13 +2,15 @@
 # scores, the verdict, and the CI gate.
 #
 # input: {findings: [{rule_id, property, severity, category, suppressed, count}],
-#         counts: {...}, live: {...}, settings: {fail_on, require, min_score}}
+#         counts: {...}, live: {...}, unread: [...] (policies.unread),
+#         settings: {fail_on, require, min_score, strict}}
 #
 # Each entry of input.findings stands for count findings alike in all the
 # fields above (count defaults to 1).
 package policies.score
 
 import data.policies.coverage
+import data.policies.unread
 
 properties := ["disposable", "network", "credentials", "review"]
 
@@ -47,19 +49,32 @@ status(p) := "fail" if {
 
 status(p) := "fail" if {
 	not failing_finding(p)
-	p in coverage.checked
-	score(p) < min_score(p)
+	below_min(p)
 }
 
+# Unknown: nothing was checked for it, or something it depends on was not
+# read (policies.unread). Failing evidence still fails: an unread file cannot
+# hide a finding in what was read.
 status(p) := "unknown" if {
 	not failing_finding(p)
-	not p in coverage.checked
+	not below_min(p)
+	not complete(p)
 }
 
 status(p) := "pass" if {
 	not failing_finding(p)
-	p in coverage.checked
+	complete(p)
 	score(p) >= min_score(p)
+}
+
+complete(p) if {
+	p in coverage.checked
+	count(unread.by_property[p]) == 0
+}
+
+below_min(p) if {
+	p in coverage.checked
+	score(p) < min_score(p)
 }
 
 failing_finding(p) if {
@@ -67,7 +82,7 @@ failing_finding(p) if {
 	rank[f.severity] >= fail_rank
 }
 
-props[p] := {"status": status(p), "score": score(p), "findings": total(posture(p))} if some p in properties
+props[p] := {"status": status(p), "score": score(p), "findings": total(posture(p)), "unread": unread.by_property[p]} if some p in properties
 
 verdict := "boundary" if {
 	every p in properties {
@@ -97,10 +112,33 @@ gating := [f | some f in active; f.category != "platform"; fail_on != "none"; ra
 
 reasons contains sprintf("%d finding(s) at or above %s", [total(gating), fail_on]) if count(gating) > 0
 
-reasons contains sprintf("required property %s is %s", [p, status(p)]) if {
+reasons contains sprintf("required property %s is %s%s", [p, status(p), not_read(p)]) if {
 	some p in object.get(input.settings, "require", [])
 	status(p) != "pass"
 }
+
+# not_read(p) names up to three of the unread sources that leave p unknown.
+not_read(p) := "" if count(unread.by_property[p]) == 0
+
+not_read(p) := sprintf(" (not read: %s)", [concat(", ", l)]) if {
+	l := unread.by_property[p]
+	count(l) > 0
+	count(l) <= 3
+}
+
+not_read(p) := sprintf(" (not read: %s and %d more)", [concat(", ", array.slice(l, 0, 3)), count(l) - 3]) if {
+	l := unread.by_property[p]
+	count(l) > 3
+}
+
+# incomplete_audit: under strict, anything in errors[] means the audit did
+# not read all it was asked to (the CLI exits 2).
+incomplete_audit if {
+	object.get(input.settings, "strict", false)
+	unread.errors > 0
+}
+
+reasons contains sprintf("strict: %d input(s) could not be audited (see errors)", [unread.errors]) if incomplete_audit
 
 reasons contains sprintf("%s score %d is below the minimum %d", [p, score(p), min_score(p)]) if {
 	some p in properties
@@ -108,6 +146,8 @@ reasons contains sprintf("%s score %d is below the minimum %d", [p, score(p), mi
 	score(p) < min_score(p)
 }
 
-gate := {"passed": count(reasons) == 0, "fail_on": fail_on, "reasons": sort(reasons)}
+gate := {"passed": count(reasons) == 0, "fail_on": fail_on, "reasons": sort(reasons), "incomplete": incomplete_audit}
+
+default incomplete_audit := false
 
 result := {"properties": props, "verdict": verdict, "gate": gate}

@@ -41,6 +41,9 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 				fmt.Fprintf(ew, "\n</details>\n")
 			}
 		}
+		if s := unreadLine(r); s != "" {
+			fmt.Fprintf(ew, "\n%s\n", mdEscape(s))
+		}
 		if s := depsSummary(r.Dependencies); s != "" {
 			fmt.Fprintf(ew, "\n**Dependencies:** %s\n", mdEscape(s))
 		}
@@ -91,7 +94,7 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 	if len(r.Errors) > 0 {
 		fmt.Fprintf(ew, "\n### Not audited (%d)\n\n", len(r.Errors))
 		for _, e := range r.Errors {
-			fmt.Fprintf(ew, "- `%s`: %s\n", e.File, mdEscape(e.Message))
+			fmt.Fprintf(ew, "- `%s`: %s%s\n", e.File, mdEscape(e.Message), leaves(e.Properties))
 		}
 	}
 	return ew.err

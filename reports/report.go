@@ -61,9 +61,17 @@ type Properties struct {
 	Review      policies.Property `json:"review"`
 }
 
-// PropertiesFrom orders a policy result's properties.
+// PropertiesFrom orders a policy result's properties; an unread list is
+// never null.
 func PropertiesFrom(m map[string]policies.Property) Properties {
-	return Properties{Disposable: m["disposable"], Network: m["network"], Credentials: m["credentials"], Review: m["review"]}
+	get := func(k string) policies.Property {
+		p := m[k]
+		if p.Unread == nil {
+			p.Unread = []string{}
+		}
+		return p
+	}
+	return Properties{Disposable: get("disposable"), Network: get("network"), Credentials: get("credentials"), Review: get("review")}
 }
 
 // Each returns the properties with their names, in order.
@@ -98,6 +106,43 @@ func New(format string) (Writer, error) {
 		return Markdown{}, nil
 	}
 	return nil, fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+}
+
+// unreadLine says in one line which properties are unknown because of what
+// was not read, and what that was: "Unknown, not read: network, credentials
+// ← k8s/pod.yaml, .mcp.json". Empty when everything asked for was read.
+func unreadLine(r *Report) string {
+	var props, srcs []string
+	seen := map[string]bool{}
+	for _, p := range r.Properties.Each() {
+		if p.Status != "unknown" || len(p.Unread) == 0 {
+			continue
+		}
+		props = append(props, p.Key)
+		for _, s := range p.Unread {
+			if !seen[s] {
+				seen[s] = true
+				srcs = append(srcs, s)
+			}
+		}
+	}
+	if len(props) == 0 {
+		return ""
+	}
+	more := ""
+	if len(srcs) > 3 {
+		more = fmt.Sprintf(" and %d more", len(srcs)-3)
+		srcs = srcs[:3]
+	}
+	return "Unknown, not read: " + strings.Join(props, ", ") + " ← " + strings.Join(srcs, ", ") + more
+}
+
+// leaves names the properties an errors[] entry keeps from passing.
+func leaves(props []string) string {
+	if len(props) == 0 {
+		return ""
+	}
+	return " [unread for: " + strings.Join(props, ", ") + "]"
 }
 
 // SortFindings orders findings by severity (worst first), then file and line.

@@ -240,3 +240,74 @@ func TestSkippedLine(t *testing.T) {
 		}
 	}
 }
+
+// TestUnreadPropertiesSaidInOneLine: the table and Markdown say in one line
+// which properties are unknown because of which unread files; JSON lists
+// them per property and per errors[] entry.
+func TestUnreadPropertiesSaidInOneLine(t *testing.T) {
+	unread := []string{"k8s/a.yaml", "k8s/b.yaml", "k8s/c.yaml", "k8s/d.yaml"}
+	r := &Report{
+		Tool: Tool{Name: "sandbox-audit", Version: "v1"}, Targets: []string{"repo"}, Verdict: "unknown",
+		Properties: PropertiesFrom(map[string]policies.Property{
+			"disposable":  {Status: "fail", Score: 50, Findings: 1, Unread: unread},
+			"network":     {Status: "unknown", Score: 100, Unread: unread},
+			"credentials": {Status: "unknown", Score: 100, Unread: []string{"k8s/a.yaml"}},
+			"review":      {Status: "unknown", Unread: []string{}},
+		}),
+		Gate:     policies.Gate{Passed: true, FailOn: "high", Reasons: []string{}},
+		Findings: []rules.Finding{},
+		Errors:   []model.Error{{File: "k8s/a.yaml", Line: 2, Message: "kubernetes: line 2: parse yaml: bad", Kind: "kubernetes", Properties: []string{"disposable", "network", "credentials"}}},
+	}
+	const line = "Unknown, not read: network, credentials ← k8s/a.yaml, k8s/b.yaml, k8s/c.yaml and 1 more"
+	for _, f := range []string{"table", "markdown"} {
+		w, _ := New(f)
+		var buf bytes.Buffer
+		if err := w.Write(&buf, r); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		if strings.Count(out, line) != 1 {
+			t.Errorf("%s: want the line %q once in:\n%s", f, line, out)
+		}
+		if !strings.Contains(out, "UNKNOWN — nothing found to judge: review; not all read: network, credentials") {
+			t.Errorf("%s: verdict line does not separate unread from nothing found:\n%s", f, out)
+		}
+		if !strings.Contains(out, "bad [unread for: disposable, network, credentials]") {
+			t.Errorf("%s: the errors entry does not name its properties:\n%s", f, out)
+		}
+	}
+	var buf bytes.Buffer
+	if err := (JSON{}).Write(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Properties map[string]struct{ Unread []string }
+		Errors     []struct {
+			Kind       string
+			Properties []string
+		}
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := doc.Properties["credentials"].Unread; len(got) != 1 || got[0] != "k8s/a.yaml" {
+		t.Errorf("properties.credentials.unread = %v", got)
+	}
+	if doc.Properties["review"].Unread == nil || !strings.Contains(buf.String(), `"unread": []`) {
+		t.Errorf("an empty unread list must be [] in JSON:\n%s", buf.String())
+	}
+	if len(doc.Errors) != 1 || doc.Errors[0].Kind != "kubernetes" || len(doc.Errors[0].Properties) != 3 {
+		t.Errorf("errors = %+v", doc.Errors)
+	}
+
+	// Everything read: no line.
+	r.Properties = PropertiesFrom(map[string]policies.Property{"network": {Status: "unknown"}})
+	r.Errors = nil
+	var tbl bytes.Buffer
+	if err := (Table{}).Write(&tbl, r); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(tbl.String(), "not read") {
+		t.Errorf("a line about unread files with none unread:\n%s", tbl.String())
+	}
+}

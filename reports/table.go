@@ -47,6 +47,9 @@ func (Table) Write(w io.Writer, r *Report) error {
 		if err := RenderTable(ew, []string{"Property", "Status", "Score", "Findings"}, rows); err != nil {
 			return err
 		}
+		if s := unreadLine(r); s != "" {
+			fmt.Fprintln(ew, s)
+		}
 	}
 	if len(r.Workloads) > 0 && !r.DepsOnly {
 		line, show := workloadsLine(r.Workloads)
@@ -112,7 +115,7 @@ func (Table) Write(w io.Writer, r *Report) error {
 			if e.Line > 0 {
 				loc = fmt.Sprintf("%s:%d", e.File, e.Line)
 			}
-			fmt.Fprintf(ew, "  %s: %s\n", loc, e.Message)
+			fmt.Fprintf(ew, "  %s: %s%s\n", loc, e.Message, leaves(e.Properties))
 		}
 	}
 	fmt.Fprintf(ew, "\nGate: %s\n", gateLine(r))
@@ -132,13 +135,24 @@ func verdictLine(r *Report, color bool) string {
 		}
 		return paint(color, "fail", "CONVENIENCE") + " — not a security boundary (fails: " + strings.Join(failing, ", ") + ")"
 	}
-	var unknown []string
+	var nothing, unread []string
 	for _, p := range r.Properties.Each() {
-		if p.Status == "unknown" {
-			unknown = append(unknown, p.Key)
+		switch {
+		case p.Status != "unknown":
+		case len(p.Unread) > 0:
+			unread = append(unread, p.Key)
+		default:
+			nothing = append(nothing, p.Key)
 		}
 	}
-	return paint(color, "unknown", "UNKNOWN") + " — nothing found to judge: " + strings.Join(unknown, ", ")
+	var why []string
+	if len(nothing) > 0 {
+		why = append(why, "nothing found to judge: "+strings.Join(nothing, ", "))
+	}
+	if len(unread) > 0 {
+		why = append(why, "not all read: "+strings.Join(unread, ", "))
+	}
+	return paint(color, "unknown", "UNKNOWN") + " — " + strings.Join(why, "; ")
 }
 
 func scoreText(p NamedProperty) string {

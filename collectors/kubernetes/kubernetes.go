@@ -255,3 +255,7 @@ func (f *file) builtinObject(o object) {
 		// Only kept raw: a pod's pvc mount is persistent whatever the claim says.
 	}
 }
+
+// CatchAll implements collectors.CatchAll: it claims every YAML file, so its
+// claim says nothing about where a file target sits in its repository.
+func (Collector) CatchAll() bool { return true }

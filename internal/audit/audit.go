@@ -35,6 +35,12 @@ type Options struct {
 	Version       string
 	Now           time.Time
 	HelpBase      string
+	// Strict makes the gate incomplete (exit 2) when errors[] is not empty;
+	// the policy file's strict: true does too.
+	Strict bool
+	// RuleTimeout bounds each custom rule's evaluation (0: the policy
+	// file's rule_timeout, else rules.DefaultRuleTimeout).
+	RuleTimeout time.Duration
 }
 
 // ErrUsage marks a problem with what the user asked for (exit 2).
@@ -51,6 +57,19 @@ type Engine struct {
 // NewEngine loads the built-in rules plus the user's, drops the disabled ones
 // and compiles everything once.
 func NewEngine(ctx context.Context, dirs []string, cfg *policies.Config, sc Scope) (*Engine, error) {
+	// The scoring policy compiles beside the rules: it needs nothing from
+	// them, and a CLI run waits for both before it can judge (on two cores
+	// the collectors of a small repository finish first and leave a core
+	// idle for it).
+	type scored struct {
+		s   *policies.Scorer
+		err error
+	}
+	sch := make(chan scored, 1)
+	go func() {
+		s, err := policies.NewScorer(ctx)
+		sch <- scored{s, err}
+	}()
 	set, err := rules.LoadBuiltinRules(sc.absent(rules.BuiltinAreas())...)
 	if err != nil {
 		return nil, err
@@ -70,11 +89,11 @@ func NewEngine(ctx context.Context, dirs []string, cfg *policies.Config, sc Scop
 	if err != nil {
 		return nil, err
 	}
-	scorer, err := policies.NewScorer(ctx)
-	if err != nil {
-		return nil, err
+	sr := <-sch
+	if sr.err != nil {
+		return nil, sr.err
 	}
-	return &Engine{Set: set, Rules: eng, Scorer: scorer}, nil
+	return &Engine{Set: set, Rules: eng, Scorer: sr.s}, nil
 }
 
 // Scope says which inputs an audit has, so the engine compiles only the
@@ -222,11 +241,11 @@ func (e *Engine) Judge(ctx context.Context, c *Collected, opt Options) (*reports
 	if err != nil {
 		return nil, err
 	}
-	set := policies.Settings{FailOn: cfg.FailOn, Require: cfg.Require, MinScore: cfg.MinScore}
+	set := policies.Settings{FailOn: cfg.FailOn, Require: cfg.Require, MinScore: cfg.MinScore, Strict: cfg.Strict || opt.Strict}
 	if opt.FailOn != "" {
 		set.FailOn = opt.FailOn
 	}
-	res, err := e.Scorer.Score(ctx, findings, counts(doc), liveEvidence(doc), set)
+	res, err := e.Scorer.Score(ctx, findings, counts(doc), liveEvidence(doc), unread(doc, errs), set)
 	if err != nil {
 		return nil, err
 	}
@@ -234,6 +253,7 @@ func (e *Engine) Judge(ctx context.Context, c *Collected, opt Options) (*reports
 	if errs == nil {
 		errs = []model.Error{}
 	}
+	markUnread(errs, res.Properties)
 	return &reports.Report{
 		Tool:         reports.Tool{Name: "sandbox-audit", Version: opt.Version},
 		Targets:      targets,
@@ -279,7 +299,7 @@ func (e *Engine) evaluate(ctx context.Context, doc *model.Document, cfg *policie
 		if err != nil {
 			return nil, err
 		}
-		fs, err := e.Rules.Eval(ctx, in)
+		fs, err := e.Rules.EvalTimeout(ctx, in, ruleTimeout(cfg, opt))
 		if err != nil {
 			return nil, err
 		}
@@ -300,6 +320,17 @@ func (e *Engine) evaluate(ctx context.Context, doc *model.Document, cfg *policie
 	return findings, nil
 }
 
+// ruleTimeout: the flag, else the policy file, else the engine's default.
+func ruleTimeout(cfg *policies.Config, opt Options) time.Duration {
+	if opt.RuleTimeout > 0 {
+		return opt.RuleTimeout
+	}
+	return cfg.RuleTimeoutOrZero()
+}
+
+// counts is how many facts of each kind were collected. Files count only
+// when they yielded a fact: a file read whole that holds nothing to judge
+// (a YAML file without Kubernetes objects) is no evidence.
 func counts(d *model.Document) map[string]int {
 	judged := 0
 	for _, w := range d.Workloads {
@@ -307,10 +338,16 @@ func counts(d *model.Document) map[string]int {
 			judged++
 		}
 	}
+	files := 0
+	for _, f := range d.Files {
+		if f.Facts > 0 {
+			files++
+		}
+	}
 	return map[string]int{
 		// Only the agent's workloads speak for its sandbox: a scan of a
 		// Postgres service alone says nothing about the agent's network.
-		"files": len(d.Files), "workloads": judged, "images": len(d.Images),
+		"files": files, "workloads": judged, "images": len(d.Images),
 		"agents": len(d.Agents), "mcp_servers": len(d.MCPServers), "workflows": len(d.Workflows),
 		"git_configs": len(d.GitConfigs), "credentials": len(d.Credentials),
 	}
@@ -333,6 +370,38 @@ func liveEvidence(d *model.Document) map[string]bool {
 	ev["network"] = !unavailable["network"]
 	ev["credentials"] = !unavailable["credentials"]
 	return ev
+}
+
+// unread lists for the scoring policy what was not read: every errors[]
+// entry, and every live check that could not run (as liveEvidence, such a
+// check is no evidence; the policy also keeps its property from passing).
+func unread(d *model.Document, errs []model.Error) []policies.Unread {
+	out := make([]policies.Unread, 0, len(errs))
+	for _, e := range errs {
+		out = append(out, policies.Unread{Source: e.File, Kind: e.Kind, Partial: e.Partial, Error: true})
+	}
+	if d.Live != nil {
+		for _, u := range d.Live.Unavailable {
+			out = append(out, policies.Unread{Source: "live/" + u.Check, Kind: "live:" + u.Check})
+		}
+	}
+	return out
+}
+
+// markUnread sets each errors[] entry's Properties: those the scoring
+// policy left unknown because of its file.
+func markUnread(errs []model.Error, props map[string]policies.Property) {
+	by := map[string][]string{}
+	for _, p := range rules.Properties {
+		for _, src := range props[p].Unread {
+			by[src] = append(by[src], p)
+		}
+	}
+	for i := range errs {
+		if errs[i].Kind != "" {
+			errs[i].Properties = by[errs[i].File]
+		}
+	}
 }
 
 // ConfigFor finds the policy file: --config, else .sandbox-audit.yaml at the

@@ -21,7 +21,7 @@ import (
 const (
 	ExitOK        = 0 // gate passed
 	ExitGate      = 1 // gate failed: findings at or above the threshold
-	ExitCannotRun = 2 // could not audit: bad usage, unreadable target, a rule that failed
+	ExitCannotRun = 2 // could not audit: bad usage, unreadable target, a rule that failed or timed out, strict with errors
 )
 
 // errGate is returned when the audit ran and the gate failed.
@@ -31,8 +31,9 @@ const exitHelp = `Exit codes:
   0  the gate passed
   1  the gate failed: findings at or above --fail-on, a required property not passing,
      or a score below its minimum
-  2  could not audit: bad usage, unreadable target, invalid policy file, a rule that
-     failed to compile or evaluate`
+  2  could not audit: bad usage, unreadable target, a file target no collector reads,
+     invalid policy file, a rule that failed to compile, evaluate or finish in time
+     (--rule-timeout); with --strict (or strict: true), anything in errors[]`
 
 // Run executes the command line and returns the exit code.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {

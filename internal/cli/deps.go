@@ -83,6 +83,9 @@ func (o *depsOptions) run(cmd *cobra.Command, path string) error {
 	if err := o.scan.emit(cmd, rep); err != nil {
 		return err
 	}
+	if rep.Gate.Incomplete {
+		return incomplete(rep.Errors)
+	}
 	if !rep.Gate.Passed {
 		return errGate
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mattn/go-isatty"
@@ -16,6 +17,7 @@ import (
 	"github.com/sandbox-audit/sandbox-audit/collectors/live"
 	"github.com/sandbox-audit/sandbox-audit/internal/audit"
 	"github.com/sandbox-audit/sandbox-audit/internal/version"
+	"github.com/sandbox-audit/sandbox-audit/model"
 	"github.com/sandbox-audit/sandbox-audit/reports"
 )
 
@@ -34,6 +36,8 @@ type scanOptions struct {
 	baseline      string
 	writeBaseline string
 	noColor       bool
+	strict        bool
+	ruleTimeout   time.Duration
 
 	live          bool
 	root          string
@@ -83,6 +87,8 @@ the four properties and the findings.
 	f.StringVar(&o.baseline, "baseline", "", "only findings not in this baseline file fail the gate")
 	f.StringVar(&o.writeBaseline, "write-baseline", "", "write the current findings to this baseline file")
 	f.BoolVar(&o.noColor, "no-color", false, "disable colors (also NO_COLOR)")
+	f.BoolVar(&o.strict, "strict", false, "exit 2 when anything could not be audited (any errors[] entry: unreadable, unparseable, too large…); also strict: true in the policy file")
+	f.DurationVar(&o.ruleTimeout, "rule-timeout", 0, "bound for each custom rule's evaluation; exceeding it exits 2 naming the rule (default 5s, or rule_timeout from the policy file)")
 	f.BoolVar(&o.live, "live", false, "also audit the environment this process runs in (alone: only the environment)")
 	f.StringVar(&o.root, "root", "/", "with --live: the root filesystem to audit (a fixture root or a mounted image)")
 	f.BoolVar(&o.probe, "probe", false, "with --live: send active network probes to the policy's probe targets (default: cloud metadata endpoints and two internet hosts)")
@@ -118,6 +124,9 @@ func (o *scanOptions) validate() error {
 	}
 	if o.probeTimeout <= 0 {
 		return usageError("--probe-timeout must be positive")
+	}
+	if o.ruleTimeout < 0 {
+		return usageError("--rule-timeout must be positive")
 	}
 	return severityFlag(o.failOn)
 }
@@ -165,7 +174,7 @@ func (o *scanOptions) run(cmd *cobra.Command, path string) error {
 	}
 	rep, err := audit.Audit(ctx, audit.Options{
 		Path: path, Live: lo, Deps: o.depsOptions(path), Config: cfg, RuleDirs: o.ruleDirs, FailOn: o.failOn, Exclude: o.exclude,
-		Baseline: o.baseline, WriteBaseline: o.writeBaseline,
+		Baseline: o.baseline, WriteBaseline: o.writeBaseline, Strict: o.strict, RuleTimeout: o.ruleTimeout,
 		Version: version.String(), Now: time.Now(), HelpBase: HelpBase,
 	})
 	if err != nil {
@@ -174,10 +183,27 @@ func (o *scanOptions) run(cmd *cobra.Command, path string) error {
 	if err := o.emit(cmd, rep); err != nil {
 		return err
 	}
+	if rep.Gate.Incomplete {
+		return incomplete(rep.Errors)
+	}
 	if !rep.Gate.Passed {
 		return errGate
 	}
 	return nil
+}
+
+// incomplete is the strict run's exit 2: it names what was not audited
+// (the report, already written, has every entry).
+func incomplete(errs []model.Error) error {
+	var files []string
+	for i, e := range errs {
+		if i == 3 {
+			files = append(files, fmt.Sprintf("and %d more", len(errs)-3))
+			break
+		}
+		files = append(files, e.File)
+	}
+	return fmt.Errorf("strict: %d input(s) could not be audited: %s", len(errs), strings.Join(files, ", "))
 }
 
 // summaryFindings is how many findings a summary lists; the full report
