@@ -23,8 +23,9 @@ func actionRef(uses string) string {
 	return ref
 }
 
-// step reads one step into j.
-func (c *collector) step(s *yaml.Node, j *model.Job, ctx string) {
+// step reads one step into j and returns what it leaves for later steps.
+func (c *collector) step(s *yaml.Node, j *model.Job, ctx string) stepFacts {
+	f := stepFacts{id: scalar(get(s, "id"))}
 	j.Env = append(j.Env, c.env(get(s, "env"), ctx+" step")...)
 	if k, uses := getKV(s, "uses"); uses != nil && uses.Kind == yaml.ScalarNode {
 		name := actionName(uses.Value)
@@ -45,10 +46,16 @@ func (c *collector) step(s *yaml.Node, j *model.Job, ctx string) {
 				}
 			}
 		}
+		if r, ok := c.stateRestore(name, uses, with); ok {
+			j.StateRestores = append(j.StateRestores, r)
+		}
+		c.usesFacts(name, with, &f)
 	}
 	if run := get(s, "run"); run != nil && run.Kind == yaml.ScalarNode {
 		c.runScript(run, j)
+		c.runFacts(run, c.envSecrets(get(s, "env")), &f)
 	}
+	return f
 }
 
 // scriptMergeRE finds merges and approvals made through the REST or
@@ -71,17 +78,10 @@ func (c *collector) agentStep(k, uses, with *yaml.Node, tool, ctx string) model.
 			st.Args = &v
 		case "sandbox":
 			st.Sandbox = &v
+		case "safety-strategy":
+			st.SafetyStrategy = &v
 		case "permission_mode", "permission-mode", "approval_mode", "approval-mode":
 			st.PermissionMode = &v
-		}
-	}
-	if st.Args != nil {
-		flags := cliFlags(tool, shellWords(st.Args.Value))
-		if flags.mode != "" && st.PermissionMode == nil {
-			st.PermissionMode = &model.Str{Value: flags.mode, Loc: st.Args.Loc}
-		}
-		if flags.sandbox != "" && st.Sandbox == nil {
-			st.Sandbox = &model.Str{Value: flags.sandbox, Loc: st.Args.Loc}
 		}
 	}
 	return st
@@ -121,6 +121,7 @@ func (c *collector) checkout(uses, with *yaml.Node, ctx string) model.Checkout {
 		co.Token = tokenRef(c.clean("token", scalar(t), ctx+" checkout token", t.Line))
 	}
 	co.Ref = scalar(get(with, "ref"))
+	co.Repository = scalar(get(with, "repository"))
 	return co
 }
 

@@ -299,9 +299,22 @@ func (e *Engine) evaluate(ctx context.Context, doc *model.Document, cfg *policie
 func counts(d *model.Document) map[string]int {
 	return map[string]int{
 		"files": len(d.Files), "workloads": len(d.Workloads), "images": len(d.Images),
-		"agents": len(d.Agents), "mcp_servers": len(d.MCPServers), "workflows": len(d.Workflows),
+		"agents": settingsAgents(d), "mcp_servers": len(d.MCPServers), "workflows": len(d.Workflows),
 		"git_configs": len(d.GitConfigs), "credentials": len(d.Credentials),
 	}
+}
+
+// settingsAgents counts the agents whose settings files were read. An agent
+// a workflow step starts is no evidence about the network: its runner's
+// egress is not in the file, so it must not make Constrained network pass.
+func settingsAgents(d *model.Document) int {
+	n := 0
+	for _, a := range d.Agents {
+		if a.Scope != "workflow" {
+			n++
+		}
+	}
+	return n
 }
 
 // liveEvidence says which checks of the live audit could read their facts:
