@@ -296,9 +296,11 @@ type Agent struct {
 	// action's inputs and the CLI's flags (claude_args, codex-args, --yolo).
 	Context string `json:"context,omitempty"`
 	// Tools is the allowlist of built-in tools the agent has at all (Gemini
-	// tools.core / coreTools, Claude --tools); empty: every tool. With
-	// approval bypassed, only these run unprompted.
-	Tools []Str `json:"tools"`
+	// tools.core / coreTools, Claude --tools). With approval bypassed, only
+	// these run unprompted. ToolList is where the list is written: nil when
+	// none is (every tool is there); set with no Tools, no built-in tool is.
+	Tools    []Str `json:"tools"`
+	ToolList *Loc  `json:"tool_list,omitempty"`
 }
 
 // MCPServer is one MCP server entry from any MCP config.
@@ -446,7 +448,7 @@ type Checkout struct {
 	Uses               string `json:"uses"`
 	PersistCredentials bool   `json:"persist_credentials"` // default true
 	Token              string `json:"token"`               // reference, e.g. secrets.PAT; "" = GITHUB_TOKEN
-	Ref                string `json:"ref"`
+	Ref                string `json:"ref"`                 // ${{ env.X }} replaced by the value the step, job or workflow env gives X
 	Loc
 	// Repository is the repository input ("" = the workflow's own).
 	Repository string `json:"repository,omitempty"`

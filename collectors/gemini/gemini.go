@@ -120,7 +120,12 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 	// Tool lists, nested (tools.core) and in the older flat form (coreTools):
 	// core is the only set of built-in tools the CLI offers, allowed skips
 	// their confirmation, exclude removes them.
-	a.Tools = strs(first(root.Path("tools", "core"), root.Get("coreTools")), loc)
+	if core := first(root.Path("tools", "core"), root.Get("coreTools")); core != nil && core.Kind == jsonpos.Array {
+		// An empty list is a list: no built-in tool at all.
+		l := loc(core)
+		a.ToolList = &l
+		a.Tools = strs(core, loc)
+	}
 	a.Allow = strs(first(root.Path("tools", "allowed"), root.Get("allowedTools")), loc)
 	a.Deny = strs(first(root.Path("tools", "exclude"), root.Get("excludeTools")), loc)
 	doc.Agents = append(doc.Agents, a)

@@ -200,6 +200,7 @@ func TestToolLists(t *testing.T) {
 }`, []model.Str{{Value: "run_shell_command(echo)", Loc: at(2)}}, nil,
 			[]model.Str{{Value: "run_shell_command(rm)", Loc: at(3)}}},
 		{"none", `{"theme": "Atom One"}`, nil, nil, nil},
+		{"empty core", `{"tools": {"core": []}}`, nil, nil, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -208,6 +209,9 @@ func TestToolLists(t *testing.T) {
 				t.Fatal(err)
 			}
 			a := doc.Agents[0]
+			if listed := tt.name != "none"; (a.ToolList != nil) != listed {
+				t.Errorf("tool list = %v, want set %v", a.ToolList, listed)
+			}
 			if diff := cmp.Diff(tt.tools, a.Tools); diff != "" {
 				t.Errorf("tools (-want +got):\n%s", diff)
 			}

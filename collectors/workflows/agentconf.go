@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -65,7 +66,7 @@ func (c *collector) stepAgent(ctx context.Context, st *model.AgentStep, p pendin
 	case st.Uses == "" && c.cliWords[st.Line] != nil:
 		c.applyFlags(ctx, st.Tool, c.cliWords[st.Line], p.args, st.Loc, &a)
 	case st.Args != nil:
-		c.applyFlags(ctx, st.Tool, shellWords(st.Args.Value), p.args, st.Loc, &a)
+		c.applyFlags(ctx, st.Tool, argWords(st.Args.Value), p.args, st.Loc, &a)
 	}
 	c.sandboxEnv(st.Tool, p.envs, &a)
 	return a
@@ -205,6 +206,8 @@ func (c *collector) applyFlags(ctx context.Context, tool string, words []string,
 				a.Deny = append(a.Deny, splitTools(w, loc)...)
 			}
 		case "claude-code --tools":
+			l := loc
+			a.ToolList = &l
 			for _, w := range list() {
 				a.Tools = append(a.Tools, splitTools(w, loc)...)
 			}
@@ -262,6 +265,18 @@ func (c *collector) applyFlags(ctx context.Context, tool string, words []string,
 			setMode(flag, "bypass", loc)
 		}
 	}
+}
+
+// argWords splits an args input: a JSON array of strings (codex-action's
+// codex-args may be one) or a shell-like string.
+func argWords(text string) []string {
+	if t := strings.TrimSpace(text); strings.HasPrefix(t, "[") {
+		var words []string
+		if json.Unmarshal([]byte(t), &words) == nil {
+			return words
+		}
+	}
+	return shellWords(text)
 }
 
 // mergeInline applies a --settings JSON over the step's settings.

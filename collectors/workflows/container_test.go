@@ -147,3 +147,32 @@ jobs:
 		t.Errorf("checkout = %+v", co)
 	}
 }
+
+// TestCheckoutRefThroughEnv: a ref written as ${{ env.X }} is the value the
+// env gives X, so the workflow_run rule sees what is checked out.
+func TestCheckoutRefThroughEnv(t *testing.T) {
+	j := oneJob(t, agentJob("    env:\n      HEAD: ${{ github.event.workflow_run.head_sha }}\n",
+		"      - uses: actions/checkout@v4\n        with:\n          ref: ${{ env.HEAD }}\n          repository: ${{ env.UNSET }}\n"))
+	co := j.Checkouts[0]
+	if co.Ref != "${{ github.event.workflow_run.head_sha }}" || co.Repository != "${{ env.UNSET }}" {
+		t.Errorf("checkout ref %q repository %q", co.Ref, co.Repository)
+	}
+}
+
+// TestCodexArgsJSON: codex-args may be a JSON array of strings.
+func TestCodexArgsJSON(t *testing.T) {
+	doc, err := collect(t, `on: push
+jobs:
+  a:
+    steps:
+      - uses: openai/codex-action@v1
+        with:
+          codex-args: '["--config","sandbox_mode=\"danger-full-access\""]'
+`)
+	if err != nil || len(doc.Agents) != 1 {
+		t.Fatalf("Collect = %v, agents %+v", err, doc.Agents)
+	}
+	if m := doc.Agents[0].SandboxMode; m == nil || m.Value != "danger-full-access" || m.Line != 7 {
+		t.Errorf("sandbox mode = %+v", m)
+	}
+}

@@ -35,6 +35,7 @@ func (c *collector) job(id, body *yaml.Node, wfPerms *model.Permissions, copilot
 	ctx := "workflow " + c.workflow + " job " + j.ID
 	label := fmt.Sprintf("workflow %q job %q", c.workflow, j.ID)
 	jobEnv := get(body, "env")
+	c.jobEnv = jobEnv
 	j.Env = append(j.Env, c.wfEnvVars...)
 	j.Env = append(j.Env, c.env(jobEnv, ctx)...)
 	j.Container = c.container(body)

@@ -283,7 +283,7 @@ func stepText(step *yaml.Node) string {
 // Codex cannot read unless the safety strategy leaves it sudo (read-only,
 // unsafe); docs/security.md of the action.
 func codexKeyProxied(st *model.AgentStep, input string) bool {
-	if !strings.HasPrefix(actionName(st.Uses), "openai/codex-action") || input != "openai-api-key" {
+	if !strings.HasPrefix(actionName(st.Uses), "openai/codex-action") || input != "openai-api-key" && input != "openai_api_key" {
 		return false
 	}
 	strategy := "drop-sudo"

@@ -34,7 +34,10 @@ func (c *collector) step(s *yaml.Node, j *model.Job, ctx string) stepFacts {
 		case agentAction(name) != "":
 			j.AgentSteps = append(j.AgentSteps, c.agentStep(k, uses, with, agentAction(name), ctx))
 		case name == "actions/checkout":
-			j.Checkouts = append(j.Checkouts, c.checkout(uses, with, ctx))
+			co := c.checkout(uses, with, ctx)
+			co.Ref = expandEnv(co.Ref, get(s, "env"), c.jobEnv, c.wfEnv)
+			co.Repository = expandEnv(co.Repository, get(s, "env"), c.jobEnv, c.wfEnv)
+			j.Checkouts = append(j.Checkouts, co)
 		case autoMergeAction(name):
 			j.AutoMerge = append(j.AutoMerge, model.Str{Value: uses.Value, Loc: c.loc(uses.Line)})
 		case name == "actions/github-script":
@@ -56,6 +59,23 @@ func (c *collector) step(s *yaml.Node, j *model.Job, ctx string) stepFacts {
 		c.runFacts(run, c.envSecrets(get(s, "env")), &f)
 	}
 	return f
+}
+
+var envExprRE = regexp.MustCompile(`\$\{\{\s*env\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+
+// expandEnv replaces ${{ env.NAME }} with the value the step's, job's or
+// workflow's env gives NAME (the first that sets it), so a checkout of
+// ${{ env.HEAD_SHA }} shows what it checks out.
+func expandEnv(v string, envs ...*yaml.Node) string {
+	return envExprRE.ReplaceAllStringFunc(v, func(m string) string {
+		name := envExprRE.FindStringSubmatch(m)[1]
+		for _, env := range envs {
+			if val := get(env, name); val != nil && val.Kind == yaml.ScalarNode {
+				return val.Value
+			}
+		}
+		return m
+	})
 }
 
 // scriptMergeRE finds merges and approvals made through the REST or

@@ -167,10 +167,22 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 		if st.Sandbox == nil && a.SandboxMode != nil {
 			st.Sandbox = a.SandboxMode
 		}
-		doc.Agents = append(doc.Agents, a)
+		if configures(a) {
+			doc.Agents = append(doc.Agents, a)
+		}
 	}
 	doc.Workflows = append(doc.Workflows, wf)
 	return nil
+}
+
+// configures reports an agents[] entry of a step that holds a fact: a step
+// that sets nothing (claude-code-action with its defaults) adds no entry,
+// which no agent rule could judge, and costs the scan nothing.
+func configures(a model.Agent) bool {
+	return a.ApprovalMode != nil || a.ApprovalRaw != nil || a.SandboxEnabled != nil || a.SandboxMode != nil ||
+		a.NetworkAccess != nil || a.BypassDisabled != nil || a.ToolList != nil || a.EnableAllMCP != nil ||
+		a.AllowUnsandboxed != nil || a.AllowAllSockets != nil || a.NetworkDefault != nil || a.APIKeyHelper != nil ||
+		len(a.Allow)+len(a.Deny)+len(a.Ask)+len(a.Env)+len(a.UnknownKeys)+len(a.AllowedDomains)+len(a.ExcludedCommands)+len(a.UnixSockets) > 0
 }
 
 var yamlLineRE = regexp.MustCompile(`line (\d+)`)
@@ -198,6 +210,8 @@ type collector struct {
 	// wfEnv is the workflow's env: node, wfEnvVars its variables.
 	wfEnv     *yaml.Node
 	wfEnvVars []model.EnvVar
+	// jobEnv is the env: of the job being read.
+	jobEnv *yaml.Node
 	// cliWords holds, by line, the arguments of an agent CLI started in a
 	// run: step.
 	cliWords map[int][]string

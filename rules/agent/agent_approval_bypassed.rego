@@ -11,10 +11,11 @@
 #   and the token still enforce. In a workflow no person approves anything
 #   anyway: there the mode lifts the allowlist that otherwise denies every tool
 #   call it does not name. google-github-actions/run-gemini-cli always runs
-#   Gemini with --yolo; a tools.core list in its settings input that holds no
-#   unrestricted shell is then what limits it, and quiets this rule. Claude
-#   Code's managed setting disableBypassPermissionsMode "disable" and Gemini
-#   CLI's security.disableYoloMode turn the mode off and silence it too.
+#   Gemini with --yolo; a tools.core list in its settings input that holds
+#   no unrestricted shell (or an empty one: no built-in tool at all) is then
+#   what limits it, and quiets this rule. Claude Code's managed setting
+#   disableBypassPermissionsMode "disable" and Gemini CLI's
+#   security.disableYoloMode turn the mode off and silence it too.
 # related_resources:
 #   - ref: https://docs.anthropic.com/en/docs/claude-code/iam
 #     description: Claude Code — permission modes and disableBypassPermissionsMode
@@ -62,10 +63,11 @@ _bypass_disabled(a) if {
 }
 
 # A list of the only built-in tools the agent has (Gemini tools.core, Claude
-# --tools) with no unrestricted shell in it keeps bypass to those tools.
+# --tools) with no unrestricted shell in it keeps bypass to those tools; an
+# empty list leaves none.
 _contained(a) if {
+	is_object(a.tool_list)
 	tools := [t.value | some t in object.get(a, "tools", []); is_string(t.value)]
-	count(tools) > 0
 	not _unrestricted_shell(tools)
 }
 

@@ -75,18 +75,24 @@ test_run_gemini_cli_without_tool_list_fires if {
 }
 
 test_run_gemini_cli_with_narrow_core_tools_quiet if {
-	count(agent_approval_bypassed.deny) == 0 with input as {"agents": [step({"tools": [
+	count(agent_approval_bypassed.deny) == 0 with input as {"agents": [step({"tool_list": {"file": wf, "line": 29}, "tools": [
 		{"value": "run_shell_command(cat)", "file": wf, "line": 30},
 		{"value": "run_shell_command(echo)", "file": wf, "line": 31},
 	]})]}
 }
 
 test_core_tools_with_whole_shell_fire if {
-	fs := agent_approval_bypassed.deny with input as {"agents": [step({"tools": [
+	fs := agent_approval_bypassed.deny with input as {"agents": [step({"tool_list": {"file": wf, "line": 29}, "tools": [
 		{"value": "read_file", "file": wf, "line": 30},
 		{"value": "run_shell_command", "file": wf, "line": 31},
 	]})]}
 	count(fs) == 1
+}
+
+# tools.core: [] registers no built-in tool at all (Gemini CLI's tool
+# registry enables a core tool only when the list names it).
+test_empty_core_tool_list_quiet if {
+	count(agent_approval_bypassed.deny) == 0 with input as {"agents": [step({"tool_list": {"file": wf, "line": 29}, "tools": []})]}
 }
 
 test_disable_yolo_in_settings_input_quiet if {
