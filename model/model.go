@@ -406,6 +406,18 @@ type Agent struct {
 	UnknownKeys       []Str    `json:"unknown_keys"`
 	HistoryPersist    *Str     `json:"history_persistence,omitempty"`
 	EnableAllMCP      *Bool    `json:"enable_all_project_mcp,omitempty"`
+
+	// Context names where an agent that a workflow step starts runs, e.g.
+	// `workflow "Claude" job "review"`; "" for settings files. Such agents
+	// have Scope "workflow" and sit at the step: their settings are the
+	// action's inputs and the CLI's flags (claude_args, codex-args, --yolo).
+	Context string `json:"context,omitempty"`
+	// Tools is the allowlist of built-in tools the agent has at all (Gemini
+	// tools.core / coreTools, Claude --tools). With approval bypassed, only
+	// these run unprompted. ToolList is where the list is written: nil when
+	// none is (every tool is there); set with no Tools, no built-in tool is.
+	Tools    []Str `json:"tools"`
+	ToolList *Loc  `json:"tool_list,omitempty"`
 }
 
 // MCPServer is one MCP server entry from any MCP config.
@@ -440,6 +452,10 @@ type Workflow struct {
 	RunsAgent         bool         `json:"runs_agent"`
 	Permissions       *Permissions `json:"permissions,omitempty"` // workflow level; nil = not set
 	Jobs              []Job        `json:"jobs"`
+	// WorkflowRun is the workflow_run trigger: the workflow runs with the
+	// base repository's token and secrets after a workflow a fork's pull
+	// request can start.
+	WorkflowRun *Str `json:"workflow_run,omitempty"`
 }
 
 // Permissions is a GITHUB_TOKEN permissions block.
@@ -472,6 +488,31 @@ type Job struct {
 	// coding agent does not honour (only steps, permissions, runs-on,
 	// services, snapshot and timeout-minutes are); empty for other jobs.
 	IgnoredKeys []Str `json:"ignored_keys"`
+
+	// Runner says what runs-on shows: github-hosted (GitHub's images),
+	// self-hosted (the self-hosted label), hosted-provider (a runner
+	// service's label, e.g. blacksmith-…, one VM per job), custom (another
+	// label or a runner group: a larger runner, an ARC scale set or a
+	// self-hosted runner — the label alone cannot tell) or expression.
+	Runner       string   `json:"runner"`
+	RunnerLabels []string `json:"runner_labels"`
+	// Container is the job's container: the agent's steps run in it.
+	Container *JobContainer `json:"container,omitempty"`
+	// StateRestores are steps that bring agent state (session history,
+	// memory, settings under ~/.claude, ~/.codex, ~/.gemini, .aider*) from
+	// an earlier run: a cache restore or an artifact download.
+	StateRestores []Str `json:"state_restores"`
+}
+
+// JobContainer is a job's container: image and the docker options that
+// weaken its isolation from the runner.
+type JobContainer struct {
+	Image *Str `json:"image,omitempty"`
+	Loc
+	// Privileges lists, readably, each option or volume that gives the
+	// container the runner host: "--privileged", "--cap-add SYS_ADMIN",
+	// "--pid host", "--network host", "volume /var/run/docker.sock".
+	Privileges []Str `json:"privileges"`
 }
 
 // AgentStep is a step that runs an agent action.
@@ -488,9 +529,35 @@ type AgentStep struct {
 	AllowedBots     *Str           `json:"allowed_bots,omitempty"`
 	AllowedNonWrite *Str           `json:"allowed_non_write_users,omitempty"`
 	Args            *Str           `json:"args,omitempty"`            // claude_args / codex args, redacted
-	PermissionMode  *Str           `json:"permission_mode,omitempty"` // from --permission-mode / sandbox input
-	Sandbox         *Str           `json:"sandbox,omitempty"`         // codex-action sandbox input
+	PermissionMode  *Str           `json:"permission_mode,omitempty"` // the approval mode as written (input or flag); judged in agents[]
+	Sandbox         *Str           `json:"sandbox,omitempty"`         // the sandbox mode as written (codex-action input or flag)
 	Inputs          map[string]Str `json:"inputs"`                    // with: values (secrets redacted to their reference)
+	// SafetyStrategy is openai/codex-action's safety-strategy (drop-sudo
+	// when unset): read-only and unsafe leave the runner's sudo to Codex,
+	// and with it the memory of the proxy that holds the API key.
+	SafetyStrategy *Str `json:"safety_strategy,omitempty"`
+	// Secrets are the secrets that reach the agent's process, each once,
+	// with the way it gets there.
+	Secrets []AgentSecret `json:"secrets"`
+}
+
+// AgentSecret is a secret that reaches an agent step's process.
+type AgentSecret struct {
+	Name string `json:"name"` // the secret's name (secrets.NAME), GITHUB_TOKEN for the job token
+	// Via is how it gets there: step-env (the step's env), input (an input
+	// the action passes on), job-env, workflow-env, github-env (written to
+	// $GITHUB_ENV by an earlier step), step-output (an earlier run step's
+	// output the agent step reads), file (written to disk by an earlier
+	// step, e.g. docker login, gh auth login, a redirect), checkout (a
+	// checkout token left in .git/config).
+	Via string `json:"via"`
+	// To is the variable or input the secret is bound to (ANTHROPIC_API_KEY,
+	// anthropic_api_key); "" for files and scripts.
+	To string `json:"to,omitempty"`
+	// ModelKey is true when the secret is the agent's own model
+	// credential (the API key or token it calls its model with).
+	ModelKey bool `json:"model_key"`
+	Loc
 }
 
 // Checkout is an actions/checkout step.
@@ -498,8 +565,10 @@ type Checkout struct {
 	Uses               string `json:"uses"`
 	PersistCredentials bool   `json:"persist_credentials"` // default true
 	Token              string `json:"token"`               // reference, e.g. secrets.PAT; "" = GITHUB_TOKEN
-	Ref                string `json:"ref"`
+	Ref                string `json:"ref"`                 // ${{ env.X }} replaced by the value the step, job or workflow env gives X
 	Loc
+	// Repository is the repository input ("" = the workflow's own).
+	Repository string `json:"repository,omitempty"`
 }
 
 // GitConfig is a git config file (and the files it includes).

@@ -44,3 +44,29 @@ func TestSplitKeepsEveryFactOnceAndProjectsTogether(t *testing.T) {
 		t.Fatalf("document with live facts split into %d parts", n)
 	}
 }
+
+// TestGroupAgentsStepSeesProject: an agent a workflow step starts reads the
+// project's settings in the checkout; the project's group does not take the
+// step's flags in.
+func TestGroupAgentsStepSeesProject(t *testing.T) {
+	d := &Document{Agents: []Agent{
+		{Tool: "claude-code", Scope: "project", Loc: Loc{File: "repo/.claude/settings.json", Line: 1}},
+		{Tool: "claude-code", Scope: "workflow", Loc: Loc{File: "repo/.github/workflows/fix.yml", Line: 12}},
+		{Tool: "claude-code", Scope: "managed", Loc: Loc{File: "etc/claude-code/managed-settings.json", Line: 1}},
+		{Tool: "gemini", Scope: "workflow", Loc: Loc{File: ".github/workflows/g.yml", Line: 9}},
+	}}
+	d.GroupAgents()
+	step, project := d.Agents[1], d.Agents[0]
+	if step.Project != "repo" || step.Group != "claude-code|repo|repo/.github/workflows/fix.yml:12" {
+		t.Fatalf("step agent project %q group %q", step.Project, step.Group)
+	}
+	if got := fmt.Sprint(d.AgentGroups[step.Group]); got != "[1 0 2]" {
+		t.Errorf("step group = %s, want itself, the project file and the managed file", got)
+	}
+	if got := fmt.Sprint(d.AgentGroups[project.Group]); got != "[0 2]" {
+		t.Errorf("project group = %s, want the project and managed files only", got)
+	}
+	if g := d.Agents[3]; g.Project != "." || fmt.Sprint(d.AgentGroups[g.Group]) != "[3]" {
+		t.Errorf("root workflow agent: project %q, group %v", g.Project, d.AgentGroups[g.Group])
+	}
+}

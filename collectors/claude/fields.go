@@ -122,3 +122,11 @@ func (r *reader) unknownKeys(root *jsonpos.Value) []model.Str {
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out
 }
+
+// ApprovalMode normalizes a Claude Code permission mode as written in
+// permissions.defaultMode or --permission-mode (bypass, auto, plan,
+// default); ok is false for a mode Claude Code does not know.
+func ApprovalMode(raw string) (mode string, ok bool) {
+	mode, ok = approvalModes[raw]
+	return mode, ok
+}

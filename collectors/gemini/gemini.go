@@ -59,8 +59,16 @@ func homeLike(p string) bool {
 	return false
 }
 
-// approvalModes normalizes general.defaultApprovalMode.
+// approvalModes normalizes general.defaultApprovalMode and --approval-mode.
 var approvalModes = map[string]string{"yolo": "bypass", "auto_edit": "auto", "default": "default", "plan": "plan"}
+
+// ApprovalMode normalizes a Gemini CLI approval mode as written in
+// general.defaultApprovalMode or --approval-mode (bypass for yolo, auto for
+// auto_edit, default, plan); ok is false for a mode Gemini CLI does not know.
+func ApprovalMode(raw string) (mode string, ok bool) {
+	mode, ok = approvalModes[raw]
+	return mode, ok
+}
 
 // Collect implements collectors.Collector.
 func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model.Document) error {
@@ -109,9 +117,40 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 			break
 		}
 	}
+	// Tool lists, nested (tools.core) and in the older flat form (coreTools):
+	// core is the only set of built-in tools the CLI offers, allowed skips
+	// their confirmation, exclude removes them.
+	if core := first(root.Path("tools", "core"), root.Get("coreTools")); core != nil && core.Kind == jsonpos.Array {
+		// An empty list is a list: no built-in tool at all.
+		l := loc(core)
+		a.ToolList = &l
+		a.Tools = strs(core, loc)
+	}
+	a.Allow = strs(first(root.Path("tools", "allowed"), root.Get("allowedTools")), loc)
+	a.Deny = strs(first(root.Path("tools", "exclude"), root.Get("excludeTools")), loc)
 	doc.Agents = append(doc.Agents, a)
 	mcpServers(p, root.Get("mcpServers"), doc)
 	return nil
+}
+
+// first returns the first value that is set.
+func first(vs ...*jsonpos.Value) *jsonpos.Value {
+	for _, v := range vs {
+		if v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+// strs reads an array of strings; other elements are skipped.
+func strs(v *jsonpos.Value, loc func(*jsonpos.Value) model.Loc) []model.Str {
+	elems, _ := v.Strings()
+	var out []model.Str
+	for _, e := range elems {
+		out = append(out, model.Str{Value: e.Str, Loc: loc(e)})
+	}
+	return out
 }
 
 // sandbox reads tools.sandbox: a boolean, a runtime name (docker, podman,

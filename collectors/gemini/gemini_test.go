@@ -175,3 +175,63 @@ func FuzzCollect(f *testing.F) {
 		}
 	})
 }
+
+// TestToolLists: tools.core (coreTools in the flat form) is the only set of
+// built-in tools; tools.allowed skips confirmation; tools.exclude removes.
+func TestToolLists(t *testing.T) {
+	p := ".gemini/settings.json"
+	at := func(l int) model.Loc { return model.Loc{File: p, Line: l} }
+	tests := []struct {
+		name, src          string
+		tools, allow, deny []model.Str
+	}{
+		{"nested", `{
+  "tools": {
+    "core": ["run_shell_command(git diff)", "read_file"],
+    "allowed": ["run_shell_command(git status)"],
+    "exclude": ["write_file", 7]
+  }
+}`, []model.Str{{Value: "run_shell_command(git diff)", Loc: at(3)}, {Value: "read_file", Loc: at(3)}},
+			[]model.Str{{Value: "run_shell_command(git status)", Loc: at(4)}},
+			[]model.Str{{Value: "write_file", Loc: at(5)}}},
+		{"flat", `{
+  "coreTools": ["run_shell_command(echo)"],
+  "excludeTools": ["run_shell_command(rm)"]
+}`, []model.Str{{Value: "run_shell_command(echo)", Loc: at(2)}}, nil,
+			[]model.Str{{Value: "run_shell_command(rm)", Loc: at(3)}}},
+		{"none", `{"theme": "Atom One"}`, nil, nil, nil},
+		{"empty core", `{"tools": {"core": []}}`, nil, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var doc model.Document
+			if err := New().Collect(context.Background(), p, []byte(tt.src), &doc); err != nil {
+				t.Fatal(err)
+			}
+			a := doc.Agents[0]
+			if listed := tt.name != "none"; (a.ToolList != nil) != listed {
+				t.Errorf("tool list = %v, want set %v", a.ToolList, listed)
+			}
+			if diff := cmp.Diff(tt.tools, a.Tools); diff != "" {
+				t.Errorf("tools (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.allow, a.Allow); diff != "" {
+				t.Errorf("allow (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.deny, a.Deny); diff != "" {
+				t.Errorf("deny (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestApprovalMode(t *testing.T) {
+	for raw, want := range map[string]string{"yolo": "bypass", "auto_edit": "auto", "plan": "plan", "default": "default"} {
+		if got, ok := ApprovalMode(raw); !ok || got != want {
+			t.Errorf("ApprovalMode(%q) = %q, %v, want %q", raw, got, ok, want)
+		}
+	}
+	if _, ok := ApprovalMode("sometimes"); ok {
+		t.Error("an unknown mode is known")
+	}
+}

@@ -56,6 +56,8 @@ func TestInsecureFixture(t *testing.T) {
 			ID: "claude", Loc: at(14),
 			RunsOn:         ptr(str("self-hosted, linux, x64", 15)),
 			SelfHosted:     true,
+			Runner:         "self-hosted",
+			RunnerLabels:   []string{"self-hosted", "linux", "x64"},
 			EffectiveWrite: writeScopes,
 			RunsAgent:      true,
 			AgentSteps: []model.AgentStep{{
@@ -63,13 +65,19 @@ func TestInsecureFixture(t *testing.T) {
 				AllowedBots:     ptr(str("*", 24)),
 				AllowedNonWrite: ptr(str("*", 25)),
 				Args:            &args,
-				PermissionMode:  ptr(str("bypassPermissions", 26)),
+				PermissionMode:  ptr(str("--dangerously-skip-permissions", 26)),
 				Inputs: map[string]model.Str{
 					"anthropic_api_key":       str("${{ secrets.ANTHROPIC_API_KEY }}", 22),
 					"github_token":            str("${{ secrets.GITHUB_TOKEN }}", 23),
 					"allowed_bots":            str("*", 24),
 					"allowed_non_write_users": str("*", 25),
 					"claude_args":             args,
+				},
+				// BOT_PAT goes to a later step only; DEPLOY_TOKEN is a
+				// literal (a credential), not a secret reference.
+				Secrets: []model.AgentSecret{
+					{Name: "ANTHROPIC_API_KEY", Via: "input", To: "anthropic_api_key", ModelKey: true, Loc: at(22)},
+					{Name: "GITHUB_TOKEN", Via: "input", To: "github_token", Loc: at(23)},
 				},
 			}},
 			Secrets: []model.Str{str("ANTHROPIC_API_KEY", 22), str("GITHUB_TOKEN", 23), str("BOT_PAT", 35)},
@@ -113,6 +121,8 @@ func TestHardenedFixture(t *testing.T) {
 		Jobs: []model.Job{{
 			ID: "review", Loc: at(10),
 			RunsOn:         ptr(str("ubuntu-24.04", 11)),
+			Runner:         "github-hosted",
+			RunnerLabels:   []string{"ubuntu-24.04"},
 			Permissions:    &model.Permissions{Scopes: map[string]string{"contents": "read", "pull-requests": "write", "id-token": "write"}, Loc: at(13)},
 			EffectiveWrite: []string{"id-token", "pull-requests"},
 			RunsAgent:      true,
@@ -126,6 +136,7 @@ func TestHardenedFixture(t *testing.T) {
 					"anthropic_api_key": str("${{ secrets.ANTHROPIC_API_KEY }}", 23),
 					"claude_args":       args,
 				},
+				Secrets: []model.AgentSecret{{Name: "ANTHROPIC_API_KEY", Via: "input", To: "anthropic_api_key", ModelKey: true, Loc: at(23)}},
 			}},
 			Secrets:   []model.Str{str("ANTHROPIC_API_KEY", 23)},
 			Checkouts: []model.Checkout{{Uses: "actions/checkout@08eba0b27e820071cde6df949e0beb9ba4906955", Loc: at(18)}},
@@ -168,9 +179,10 @@ func TestCodexRunFixture(t *testing.T) {
 		Tool: "codex", Loc: at,
 		Run:            "codex exec --dangerously-bypass-approvals-and-sandbox fix the failing tests",
 		Args:           &model.Str{Value: "exec --dangerously-bypass-approvals-and-sandbox fix the failing tests", Loc: at},
-		PermissionMode: &model.Str{Value: "never", Loc: at},
+		PermissionMode: &model.Str{Value: "--dangerously-bypass-approvals-and-sandbox", Loc: at},
 		Sandbox:        &model.Str{Value: "danger-full-access", Loc: at},
 		Inputs:         map[string]model.Str{},
+		Secrets:        []model.AgentSecret{{Name: "OPENAI_API_KEY", Via: "step-env", To: "OPENAI_API_KEY", ModelKey: true, Loc: model.Loc{File: p, Line: 17}}},
 	}}
 	if diff := cmp.Diff(want, doc.Workflows[0].Jobs[0].AgentSteps); diff != "" {
 		t.Errorf("agent steps (-want +got):\n%s", diff)
@@ -199,13 +211,17 @@ func TestScanFixtures(t *testing.T) {
 		got = append(got, wf.File)
 	}
 	want := []string{
+		".github/workflows/agent-cli-hardened.yml", ".github/workflows/agent-cli-insecure.yml",
+		".github/workflows/claude-args-hardened.yml", ".github/workflows/claude-args-insecure.yml",
 		".github/workflows/claude-hardened.yml", ".github/workflows/claude-insecure.yml",
+		".github/workflows/codex-action-hardened.yml", ".github/workflows/codex-action-insecure.yml",
 		".github/workflows/codex-nightly.yml", ".github/workflows/copilot-setup-steps.yml",
+		".github/workflows/gemini-hardened.yml", ".github/workflows/gemini-insecure.yml",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("workflows (-want +got):\n%s", diff)
 	}
-	if len(doc.Files) != 5 {
-		t.Errorf("files read = %d, want 5 (ci.yml is read but adds no workflow)", len(doc.Files))
+	if len(doc.Files) != len(want)+1 {
+		t.Errorf("files read = %d, want %d (ci.yml is read but adds no workflow)", len(doc.Files), len(want)+1)
 	}
 }

@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,8 +17,10 @@ var writeScopes = []string{
 	"packages", "pages", "pull-requests", "repository-projects", "security-events", "statuses",
 }
 
-// job reads one job; wfPerms is the workflow-level permissions block.
-func (c *collector) job(id, body *yaml.Node, wfPerms *model.Permissions) model.Job {
+// job reads one job; wfPerms is the workflow-level permissions block. It
+// returns the agents[] entries its agent steps configure, to be built once
+// the file is read.
+func (c *collector) job(id, body *yaml.Node, wfPerms *model.Permissions, copilot bool) (model.Job, []pendingAgent) {
 	j := model.Job{ID: id.Value, Loc: c.loc(id.Line)}
 	c.runsOn(body, &j)
 	if k, v := getKV(body, "permissions"); v != nil {
@@ -30,32 +33,114 @@ func (c *collector) job(id, body *yaml.Node, wfPerms *model.Permissions) model.J
 		}
 	}
 	ctx := "workflow " + c.workflow + " job " + j.ID
+	label := fmt.Sprintf("workflow %q job %q", c.workflow, j.ID)
+	jobEnv := get(body, "env")
+	c.jobEnv = jobEnv
 	j.Env = append(j.Env, c.wfEnvVars...)
-	j.Env = append(j.Env, c.env(get(body, "env"), ctx)...)
+	j.Env = append(j.Env, c.env(jobEnv, ctx)...)
+	j.Container = c.container(body)
+	var pending []pendingAgent
 
 	// A job that calls a reusable workflow of an agent (OpenHands' resolver).
 	if k, uses := getKV(body, "uses"); uses != nil && uses.Kind == yaml.ScalarNode {
 		if tool := agentAction(actionName(uses.Value)); tool != "" {
-			j.AgentSteps = append(j.AgentSteps, c.agentStep(k, uses, get(body, "with"), tool, ctx))
+			with := get(body, "with")
+			st := c.agentStep(k, uses, with, tool, ctx)
+			st.Secrets = c.reusableSecrets(body)
+			for _, kv := range pairs(with) {
+				for _, name := range secretNames(scalar(kv[1])) {
+					st.Secrets = append(st.Secrets, model.AgentSecret{Name: name, Via: "input", To: kv[0].Value, Loc: c.loc(kv[1].Line)})
+				}
+			}
+			for i := range st.Secrets {
+				st.Secrets[i].ModelKey = isModelKey(st.Tool, st.Secrets[i], false)
+			}
+			j.AgentSteps = append(j.AgentSteps, st)
+			pending = append(pending, pendingAgent{step: len(j.AgentSteps) - 1, with: with, args: argsNode(with), context: label})
 		}
 	}
+	var (
+		nodes  []*yaml.Node
+		facts  []stepFacts
+		stepOf = map[int]int{} // agent step -> index of its step
+		cos    []checkoutAt
+	)
 	steps := get(body, "steps")
 	if steps != nil && steps.Kind == yaml.SequenceNode {
 		for _, s := range steps.Content {
 			if !c.scan.tick(s) {
 				break
 			}
-			if s = resolve(s); s.Kind == yaml.MappingNode {
-				c.step(s, &j, ctx)
+			if s = resolve(s); s.Kind != yaml.MappingNode {
+				continue
+			}
+			idx, agents, checkouts := len(nodes), len(j.AgentSteps), len(j.Checkouts)
+			facts = append(facts, c.step(s, &j, ctx))
+			nodes = append(nodes, s)
+			for k := agents; k < len(j.AgentSteps); k++ {
+				stepOf[k] = idx
+			}
+			for k := checkouts; k < len(j.Checkouts); k++ {
+				cos = append(cos, checkoutAt{idx: idx, co: j.Checkouts[k]})
 			}
 		}
 	}
+	if copilot {
+		// The Copilot coding agent runs on this job's runner after its
+		// steps, and ignores the job's env: what the steps leave behind is
+		// what reaches it.
+		st := model.AgentStep{Tool: "copilot", Loc: j.Loc, Inputs: map[string]model.Str{}}
+		stepOf[len(j.AgentSteps)] = len(nodes)
+		j.AgentSteps = append(j.AgentSteps, st)
+	}
+	for k := range j.AgentSteps {
+		idx, ok := stepOf[k]
+		if !ok {
+			continue
+		}
+		st := &j.AgentSteps[k]
+		in := reachInput{stepIdx: idx, wfEnv: c.wfEnv, jobEnv: jobEnv, facts: facts, checkout: cos}
+		if idx < len(nodes) {
+			in.step = nodes[idx]
+			in.bedrock = st.Tool == "claude-code" && usesCloudModel(in.step, jobEnv, c.wfEnv)
+		} else {
+			in.jobEnv, in.wfEnv = nil, nil
+		}
+		st.Secrets = c.reach(st, in)
+		if in.step == nil {
+			continue
+		}
+		args := get(in.step, "run")
+		if st.Uses != "" {
+			args = argsNode(get(in.step, "with"))
+		}
+		pending = append(pending, pendingAgent{
+			step: k, with: get(in.step, "with"), args: args, context: label,
+			envs: []*yaml.Node{get(in.step, "env"), jobEnv, c.wfEnv},
+		})
+	}
 	j.RunsAgent = len(j.AgentSteps) > 0
 	j.Secrets = c.secrets(c.wfEnv, body)
-	return j
+	return j, pending
 }
 
-// runsOn reads runs-on as a label, a list of labels or {group, labels}.
+// argsNode is the input an agent action takes its CLI arguments in.
+func argsNode(with *yaml.Node) *yaml.Node {
+	for _, name := range []string{"claude_args", "args", "codex-args", "codex_args", "gemini_args", "extra_args"} {
+		if v := get(with, name); v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+// hostedProviders are label prefixes of runner services that start one VM
+// per job (Blacksmith, Namespace, BuildJet, Depot, WarpBuild, Ubicloud,
+// RunsOn): hosted and ephemeral, like GitHub's own.
+var hostedProviders = []string{"blacksmith-", "namespace-profile-", "nscloud-", "buildjet-", "depot-", "warp-", "ubicloud-", "runs-on="}
+
+// runsOn reads runs-on as a label, a list of labels or {group, labels}, and
+// says what the labels show (model.Job.Runner).
 func (c *collector) runsOn(body *yaml.Node, j *model.Job) {
 	k, v := getKV(body, "runs-on")
 	if v == nil {
@@ -83,16 +168,21 @@ func (c *collector) runsOn(body *yaml.Node, j *model.Job) {
 	text := strings.Join(labels, ", ")
 	if group != "" {
 		text = strings.TrimSuffix("group: "+group+"; "+text, "; ")
+		j.RunnerLabels = append(j.RunnerLabels, "group:"+strings.ToLower(group))
 	}
 	j.RunsOn = &model.Str{Value: text, Loc: c.loc(k.Line)}
-	hosted := len(labels) > 0
+	hosted, provider, expr := len(labels) > 0 && group == "", false, false
 	for _, l := range labels {
 		low := strings.ToLower(strings.TrimSpace(l))
+		j.RunnerLabels = append(j.RunnerLabels, low)
 		switch {
 		case low == "self-hosted":
 			j.SelfHosted = true
 		case strings.Contains(low, "${{"):
 			// A matrix or input label: unknown, not assumed self-hosted.
+			expr = true
+		case hasPrefix(low, hostedProviders):
+			provider = true
 		case !githubHosted(low):
 			hosted = false
 		}
@@ -102,11 +192,29 @@ func (c *collector) runsOn(body *yaml.Node, j *model.Job) {
 			}
 		}
 	}
-	// A runner group with no GitHub-hosted label is the organisation's own
-	// runner pool (or a larger runner; flagging it errs on the safe side).
-	if !hosted || (group != "" && len(labels) == 0) {
-		j.SelfHosted = true
+	switch {
+	case j.SelfHosted:
+		j.Runner = "self-hosted"
+	case expr:
+		j.Runner = "expression"
+	case provider:
+		j.Runner, j.Ephemeral = "hosted-provider", true
+	case hosted:
+		j.Runner = "github-hosted"
+	default:
+		// A runner group or a label of the organisation's: a GitHub larger
+		// runner, an ARC scale set or a self-hosted runner.
+		j.Runner = "custom"
 	}
+}
+
+func hasPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // githubHosted reports a GitHub-hosted runner image label.

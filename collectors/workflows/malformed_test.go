@@ -65,6 +65,8 @@ func FuzzCollect(f *testing.F) {
 		agentJob("    runs-on: [self-hosted]\n    permissions: write-all\n", "        with:\n          claude_args: --permission-mode bypassPermissions\n"),
 		"on: [push]\njobs:\n  a:\n    steps:\n      - run: |\n          codex exec --yolo \\\n            hi\n",
 		"a: &a [*a]\njobs: {x: {steps: [*a]}}\n",
+		"on: workflow_run\njobs:\n  a:\n    container: {image: x, options: --privileged -v /var/run/docker.sock:/s}\n    steps:\n      - uses: google-github-actions/run-gemini-cli@v0\n        with:\n          settings: '{\"tools\": {\"core\": [${{ x }}]}, \"mcpServers\": {\"a\": {\"command\": \"npx\"}}}'\n",
+		"on: push\njobs:\n  a:\n    steps:\n      - run: echo ${{ secrets.A }} >> $GITHUB_ENV\n      - uses: anthropics/claude-code-action@v1\n        with:\n          claude_args: --settings '{\"permissions\": {\"allow\": [\"Bash\"]}}' --mcp-config '{\"mcpServers\": {}}'\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -96,6 +98,11 @@ func FuzzCollect(f *testing.F) {
 				if j.File != wfPath || len(j.EffectiveWrite) == 0 && j.Permissions == nil && wf.Permissions == nil {
 					t.Fatalf("inconsistent job %+v", j)
 				}
+			}
+		}
+		for _, a := range doc.Agents {
+			if a.Scope != "workflow" || a.File != wfPath || a.Line < 1 || a.Context == "" {
+				t.Fatalf("inconsistent step agent %+v", a)
 			}
 		}
 		for _, c := range doc.Credentials {

@@ -42,13 +42,14 @@ func (c *collector) command(words []string, line int, j *model.Job) {
 		st := model.AgentStep{Tool: tool, Run: text, Loc: loc, Inputs: map[string]model.Str{}}
 		if len(args) > 0 {
 			st.Args = &model.Str{Value: secrets.Redact(strings.Join(args, " ")), Loc: loc}
-		}
-		f := cliFlags(tool, args)
-		if f.mode != "" {
-			st.PermissionMode = &model.Str{Value: f.mode, Loc: loc}
-		}
-		if f.sandbox != "" {
-			st.Sandbox = &model.Str{Value: f.sandbox, Loc: loc}
+			// The words as the shell splits them: joined, the quotes that
+			// kept "Bash(git diff:*)" whole are gone.
+			if c.cliWords == nil {
+				c.cliWords = map[int][]string{}
+			}
+			for _, a := range args {
+				c.cliWords[line] = append(c.cliWords[line], secrets.Redact(a))
+			}
 		}
 		j.AgentSteps = append(j.AgentSteps, st)
 	}
@@ -65,6 +66,9 @@ func (c *collector) command(words []string, line int, j *model.Job) {
 		if ghMerges(words[i+1:]) {
 			j.AutoMerge = append(j.AutoMerge, model.Str{Value: text, Loc: loc})
 		}
+		if dir := ghRunDownloadDir(words[i+1:]); agentStatePath(dir) {
+			j.StateRestores = append(j.StateRestores, model.Str{Value: "gh run download restores " + dir, Loc: loc})
+		}
 	}
 }
 
@@ -77,6 +81,26 @@ func gitSubcommand(args []string) string {
 		case strings.HasPrefix(a, "-"):
 		default:
 			return a
+		}
+	}
+	return ""
+}
+
+// ghRunDownloadDir is the directory gh run download extracts another run's
+// artifacts to ("" for anything else).
+func ghRunDownloadDir(args []string) string {
+	if len(args) < 2 || args[0] != "run" || args[1] != "download" {
+		return ""
+	}
+	for i := 2; i < len(args); i++ {
+		switch name, value, ok := strings.Cut(args[i], "="); name {
+		case "-D", "--dir":
+			if ok {
+				return value
+			}
+			if i+1 < len(args) {
+				return args[i+1]
+			}
 		}
 	}
 	return ""
@@ -105,66 +129,6 @@ func ghMerges(args []string) bool {
 		}
 	}
 	return false
-}
-
-// flags is what an agent's command-line options say about its leash.
-type flags struct{ mode, sandbox string }
-
-// cliFlags reads permission and sandbox options of an agent CLI (also used
-// for an action's claude_args / codex args inputs).
-func cliFlags(tool string, args []string) flags {
-	var f flags
-	for i := 0; i < len(args); i++ {
-		name, value, hasValue := strings.Cut(args[i], "=")
-		next := func() string {
-			if hasValue {
-				return value
-			}
-			if i+1 < len(args) {
-				i++
-				return args[i]
-			}
-			return ""
-		}
-		switch tool + " " + name {
-		case "claude-code --permission-mode":
-			f.mode = next()
-		case "claude-code --dangerously-skip-permissions":
-			f.mode = "bypassPermissions"
-		case "codex --dangerously-bypass-approvals-and-sandbox", "codex --yolo":
-			f.mode, f.sandbox = "never", "danger-full-access"
-		case "codex --full-auto":
-			if f.sandbox == "" {
-				f.sandbox = "workspace-write"
-			}
-		case "codex -s", "codex --sandbox":
-			f.sandbox = next()
-		case "codex -a", "codex --ask-for-approval":
-			f.mode = next()
-		case "codex -c", "codex --config":
-			k, v, _ := strings.Cut(next(), "=")
-			v = strings.Trim(v, `"'`)
-			switch strings.TrimSpace(k) {
-			case "sandbox_mode":
-				f.sandbox = v
-			case "approval_policy":
-				f.mode = v
-			}
-		case "gemini -y", "gemini --yolo", "qwen -y", "qwen --yolo":
-			f.mode = "yolo"
-		case "gemini --approval-mode", "qwen --approval-mode":
-			f.mode = next()
-		case "gemini -s", "gemini --sandbox", "qwen -s", "qwen --sandbox":
-			f.sandbox = "true"
-		case "aider --yes-always", "aider --yes":
-			f.mode = "yes-always"
-		case "cursor -f", "cursor --force":
-			f.mode = "force"
-		case "copilot --allow-all-tools", "copilot --allow-all", "copilot --yolo":
-			f.mode = strings.TrimPrefix(name, "--")
-		}
-	}
-	return f
 }
 
 // shellWords splits an argument string as a shell would (quotes removed).

@@ -23,8 +23,9 @@ func actionRef(uses string) string {
 	return ref
 }
 
-// step reads one step into j.
-func (c *collector) step(s *yaml.Node, j *model.Job, ctx string) {
+// step reads one step into j and returns what it leaves for later steps.
+func (c *collector) step(s *yaml.Node, j *model.Job, ctx string) stepFacts {
+	f := stepFacts{id: scalar(get(s, "id"))}
 	j.Env = append(j.Env, c.env(get(s, "env"), ctx+" step")...)
 	if k, uses := getKV(s, "uses"); uses != nil && uses.Kind == yaml.ScalarNode {
 		name := actionName(uses.Value)
@@ -33,7 +34,10 @@ func (c *collector) step(s *yaml.Node, j *model.Job, ctx string) {
 		case agentAction(name) != "":
 			j.AgentSteps = append(j.AgentSteps, c.agentStep(k, uses, with, agentAction(name), ctx))
 		case name == "actions/checkout":
-			j.Checkouts = append(j.Checkouts, c.checkout(uses, with, ctx))
+			co := c.checkout(uses, with, ctx)
+			co.Ref = expandEnv(co.Ref, get(s, "env"), c.jobEnv, c.wfEnv)
+			co.Repository = expandEnv(co.Repository, get(s, "env"), c.jobEnv, c.wfEnv)
+			j.Checkouts = append(j.Checkouts, co)
 		case autoMergeAction(name):
 			j.AutoMerge = append(j.AutoMerge, model.Str{Value: uses.Value, Loc: c.loc(uses.Line)})
 		case name == "actions/github-script":
@@ -45,10 +49,33 @@ func (c *collector) step(s *yaml.Node, j *model.Job, ctx string) {
 				}
 			}
 		}
+		if r, ok := c.stateRestore(name, uses, with); ok {
+			j.StateRestores = append(j.StateRestores, r)
+		}
+		c.usesFacts(name, with, &f)
 	}
 	if run := get(s, "run"); run != nil && run.Kind == yaml.ScalarNode {
 		c.runScript(run, j)
+		c.runFacts(run, c.envSecrets(get(s, "env")), &f)
 	}
+	return f
+}
+
+var envExprRE = regexp.MustCompile(`\$\{\{\s*env\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+
+// expandEnv replaces ${{ env.NAME }} with the value the step's, job's or
+// workflow's env gives NAME (the first that sets it), so a checkout of
+// ${{ env.HEAD_SHA }} shows what it checks out.
+func expandEnv(v string, envs ...*yaml.Node) string {
+	return envExprRE.ReplaceAllStringFunc(v, func(m string) string {
+		name := envExprRE.FindStringSubmatch(m)[1]
+		for _, env := range envs {
+			if val := get(env, name); val != nil && val.Kind == yaml.ScalarNode {
+				return val.Value
+			}
+		}
+		return m
+	})
 }
 
 // scriptMergeRE finds merges and approvals made through the REST or
@@ -71,17 +98,10 @@ func (c *collector) agentStep(k, uses, with *yaml.Node, tool, ctx string) model.
 			st.Args = &v
 		case "sandbox":
 			st.Sandbox = &v
+		case "safety-strategy":
+			st.SafetyStrategy = &v
 		case "permission_mode", "permission-mode", "approval_mode", "approval-mode":
 			st.PermissionMode = &v
-		}
-	}
-	if st.Args != nil {
-		flags := cliFlags(tool, shellWords(st.Args.Value))
-		if flags.mode != "" && st.PermissionMode == nil {
-			st.PermissionMode = &model.Str{Value: flags.mode, Loc: st.Args.Loc}
-		}
-		if flags.sandbox != "" && st.Sandbox == nil {
-			st.Sandbox = &model.Str{Value: flags.sandbox, Loc: st.Args.Loc}
 		}
 	}
 	return st
@@ -121,6 +141,7 @@ func (c *collector) checkout(uses, with *yaml.Node, ctx string) model.Checkout {
 		co.Token = tokenRef(c.clean("token", scalar(t), ctx+" checkout token", t.Line))
 	}
 	co.Ref = scalar(get(with, "ref"))
+	co.Repository = scalar(get(with, "repository"))
 	return co
 }
 

@@ -104,8 +104,11 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 	c.workflow = wf.Name
 	wf.Triggers = c.triggers(getKV(top, "on"))
 	for _, t := range wf.Triggers {
-		if t.Value == "pull_request_target" {
+		switch t.Value {
+		case "pull_request_target":
 			wf.PullRequestTarget = &t
+		case "workflow_run":
+			wf.WorkflowRun = &t
 		}
 	}
 	if k, v := getKV(top, "permissions"); v != nil {
@@ -114,18 +117,24 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 	// Workflow env reaches every job; its literal secrets are reported once.
 	c.wfEnv = get(top, "env")
 	c.wfEnvVars = c.env(c.wfEnv, "workflow "+wf.Name)
+	var pending []pendingAgent
 	for i := 0; i+1 < len(jobs.Content) && c.scan.err == nil; i += 2 {
 		id, body := jobs.Content[i], resolve(jobs.Content[i+1])
 		if body.Kind != yaml.MappingNode {
 			continue
 		}
-		job := c.job(id, body, wf.Permissions)
+		copilot := wf.CopilotSetup && id.Value == "copilot-setup-steps"
+		job, agents := c.job(id, body, wf.Permissions, copilot)
+		for _, p := range agents {
+			p.job = len(wf.Jobs)
+			pending = append(pending, p)
+		}
 		if get(top, "jobs") == nil {
 			// A composite action has no token of its own: the calling
 			// workflow's job decides its permissions.
 			job.EffectiveWrite = []string{}
 		}
-		if wf.CopilotSetup && id.Value == "copilot-setup-steps" {
+		if copilot {
 			// The agent runs on this job's runner after its steps.
 			job.RunsAgent = true
 			for j := 0; j+1 < len(body.Content); j += 2 {
@@ -147,8 +156,33 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 		return nil
 	}
 	wf.RunsAgent = true
+	// Each agent step's configuration joins agents[], at the step.
+	for _, p := range pending {
+		st := &wf.Jobs[p.job].AgentSteps[p.step]
+		a := c.stepAgent(ctx, st, p)
+		// The step keeps the mode and sandbox as written, for users' rules.
+		if st.PermissionMode == nil && a.ApprovalRaw != nil {
+			st.PermissionMode = a.ApprovalRaw
+		}
+		if st.Sandbox == nil && a.SandboxMode != nil {
+			st.Sandbox = a.SandboxMode
+		}
+		if configures(a) {
+			doc.Agents = append(doc.Agents, a)
+		}
+	}
 	doc.Workflows = append(doc.Workflows, wf)
 	return nil
+}
+
+// configures reports an agents[] entry of a step that holds a fact: a step
+// that sets nothing (claude-code-action with its defaults) adds no entry,
+// which no agent rule could judge, and costs the scan nothing.
+func configures(a model.Agent) bool {
+	return a.ApprovalMode != nil || a.ApprovalRaw != nil || a.SandboxEnabled != nil || a.SandboxMode != nil ||
+		a.NetworkAccess != nil || a.BypassDisabled != nil || a.ToolList != nil || a.EnableAllMCP != nil ||
+		a.AllowUnsandboxed != nil || a.AllowAllSockets != nil || a.NetworkDefault != nil || a.APIKeyHelper != nil ||
+		len(a.Allow)+len(a.Deny)+len(a.Ask)+len(a.Env)+len(a.UnknownKeys)+len(a.AllowedDomains)+len(a.ExcludedCommands)+len(a.UnixSockets) > 0
 }
 
 var yamlLineRE = regexp.MustCompile(`line (\d+)`)
@@ -176,6 +210,11 @@ type collector struct {
 	// wfEnv is the workflow's env: node, wfEnvVars its variables.
 	wfEnv     *yaml.Node
 	wfEnvVars []model.EnvVar
+	// jobEnv is the env: of the job being read.
+	jobEnv *yaml.Node
+	// cliWords holds, by line, the arguments of an agent CLI started in a
+	// run: step.
+	cliWords map[int][]string
 }
 
 func (c *collector) loc(line int) model.Loc { return model.Loc{File: c.file, Line: line} }

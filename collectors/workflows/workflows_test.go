@@ -90,18 +90,23 @@ func TestTriggers(t *testing.T) {
 
 func TestRunsOn(t *testing.T) {
 	tests := []struct {
-		name, runsOn, text    string
-		selfHosted, ephemeral bool
+		name, runsOn, text, runner string
+		selfHosted, ephemeral      bool
+		labels                     []string
 	}{
-		{"hosted", "ubuntu-latest", "ubuntu-latest", false, false},
-		{"hosted list", "[macos-14]", "macos-14", false, false},
-		{"self-hosted list", "[self-hosted, linux]", "self-hosted, linux", true, false},
-		{"custom label", "gpu-box", "gpu-box", true, false},
-		{"matrix", "${{ matrix.os }}", "${{ matrix.os }}", false, false},
-		{"ephemeral", "[self-hosted, ephemeral-x64]", "self-hosted, ephemeral-x64", true, true},
-		{"jit", "[self-hosted, jit]", "self-hosted, jit", true, true},
-		{"group", "{group: agents, labels: [linux]}", "group: agents; linux", true, false},
-		{"group only", "{group: agents}", "group: agents", true, false},
+		{"hosted", "ubuntu-latest", "ubuntu-latest", "github-hosted", false, false, []string{"ubuntu-latest"}},
+		{"hosted list", "[macos-14]", "macos-14", "github-hosted", false, false, []string{"macos-14"}},
+		{"self-hosted list", "[self-hosted, linux]", "self-hosted, linux", "self-hosted", true, false, []string{"self-hosted", "linux"}},
+		// A larger runner, an ARC scale set or a self-hosted runner: the
+		// label alone cannot tell.
+		{"custom label", "gpu-box", "gpu-box", "custom", false, false, []string{"gpu-box"}},
+		{"matrix", "${{ matrix.os }}", "${{ matrix.os }}", "expression", false, false, []string{"${{ matrix.os }}"}},
+		{"ephemeral", "[self-hosted, ephemeral-x64]", "self-hosted, ephemeral-x64", "self-hosted", true, true, []string{"self-hosted", "ephemeral-x64"}},
+		{"jit", "[self-hosted, jit]", "self-hosted, jit", "self-hosted", true, true, []string{"self-hosted", "jit"}},
+		{"group", "{group: agents, labels: [linux]}", "group: agents; linux", "custom", false, false, []string{"group:agents", "linux"}},
+		{"group only", "{group: agents}", "group: agents", "custom", false, false, []string{"group:agents"}},
+		{"runner service", "blacksmith-4vcpu-ubuntu-2404", "blacksmith-4vcpu-ubuntu-2404", "hosted-provider", false, true, []string{"blacksmith-4vcpu-ubuntu-2404"}},
+		{"larger runner name", "Ubuntu-Latest-16-Cores", "Ubuntu-Latest-16-Cores", "github-hosted", false, false, []string{"ubuntu-latest-16-cores"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -110,8 +115,11 @@ func TestRunsOn(t *testing.T) {
 			if diff := cmp.Diff(want, j.RunsOn); diff != "" {
 				t.Errorf("runs-on (-want +got):\n%s", diff)
 			}
-			if j.SelfHosted != tt.selfHosted || j.Ephemeral != tt.ephemeral {
-				t.Errorf("self_hosted=%v ephemeral=%v, want %v %v", j.SelfHosted, j.Ephemeral, tt.selfHosted, tt.ephemeral)
+			if j.SelfHosted != tt.selfHosted || j.Ephemeral != tt.ephemeral || j.Runner != tt.runner {
+				t.Errorf("self_hosted=%v ephemeral=%v runner=%s, want %v %v %s", j.SelfHosted, j.Ephemeral, j.Runner, tt.selfHosted, tt.ephemeral, tt.runner)
+			}
+			if diff := cmp.Diff(tt.labels, j.RunnerLabels); diff != "" {
+				t.Errorf("runner labels (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -139,21 +147,29 @@ func TestEffectiveWrite(t *testing.T) {
 }
 
 func TestRunSteps(t *testing.T) {
-	type fact struct{ Tool, Mode, Sandbox string }
+	// What the agents[] entry of the run step says: tool, normalized
+	// approval mode, the mode as written, sandbox mode.
+	type fact struct{ Tool, Mode, Raw, Sandbox string }
 	tests := []struct {
 		name, run      string
 		agents         []fact
 		pushes, merges int
 	}{
-		{"claude bypass", "claude -p 'fix' --dangerously-skip-permissions", []fact{{"claude-code", "bypassPermissions", ""}}, 0, 0},
-		{"claude mode", "claude --permission-mode=acceptEdits -p x", []fact{{"claude-code", "acceptEdits", ""}}, 0, 0},
-		{"npx claude", "npx -y @anthropic-ai/claude-code@latest -p hi", []fact{{"claude-code", "", ""}}, 0, 0},
+		{"claude bypass", "claude -p 'fix' --dangerously-skip-permissions", []fact{{"claude-code", "bypass", "--dangerously-skip-permissions", ""}}, 0, 0},
+		{"claude mode", "claude --permission-mode=acceptEdits -p x", []fact{{"claude-code", "auto", "acceptEdits", ""}}, 0, 0},
+		// A step that configures nothing adds no agents[] entry.
+		{"npx claude", "npx -y @anthropic-ai/claude-code@latest -p hi --allowedTools Read", []fact{{"claude-code", "", "", ""}}, 0, 0},
+		{"nothing configured", "claude -p hi", nil, 0, 0},
 		{"install is not a run", "npm install -g @anthropic-ai/claude-code && claude --version", nil, 0, 0},
-		{"codex sandbox", "OPENAI_API_KEY=x codex exec -s workspace-write -a never 'go'", []fact{{"codex", "never", "workspace-write"}}, 0, 0},
-		{"codex config", `codex exec -c sandbox_mode="danger-full-access" hi`, []fact{{"codex", "", "danger-full-access"}}, 0, 0},
-		{"gemini yolo", "gemini --yolo -p hi | tee out.txt", []fact{{"gemini", "yolo", ""}}, 0, 0},
-		{"aider", "sudo aider --yes-always --message x", []fact{{"aider", "yes-always", ""}}, 0, 0},
-		{"cursor", "timeout 600 cursor-agent -f -p hi", []fact{{"cursor", "force", ""}}, 0, 0},
+		// codex exec never asks anyway: -a never is no bypass of the sandbox.
+		{"codex sandbox", "OPENAI_API_KEY=x codex exec -s workspace-write -a never 'go'", []fact{{"codex", "", "never", "workspace-write"}}, 0, 0},
+		{"codex config", `codex exec -c sandbox_mode="danger-full-access" hi`, []fact{{"codex", "", "", "danger-full-access"}}, 0, 0},
+		{"gemini yolo", "gemini --yolo -p hi | tee out.txt", []fact{{"gemini", "bypass", "--yolo", ""}}, 0, 0},
+		{"gemini approval mode", "gemini --approval-mode=auto_edit -p hi", []fact{{"gemini", "auto", "--approval-mode auto_edit", ""}}, 0, 0},
+		{"aider", "sudo aider --yes-always --message x", []fact{{"aider", "bypass", "--yes-always", ""}}, 0, 0},
+		{"cursor", "timeout 600 cursor-agent -f -p hi", []fact{{"cursor", "bypass", "-f", ""}}, 0, 0},
+		{"copilot", "copilot -p hi --allow-all-tools", []fact{{"copilot", "bypass", "--allow-all-tools", ""}}, 0, 0},
+		{"opencode", "opencode run --auto hi", []fact{{"opencode", "bypass", "--auto", ""}}, 0, 0},
 		{"push and merge", "git -C repo push origin main; gh pr merge 1 --squash", nil, 1, 1},
 		{"approve", "gh pr review 1 --approve", nil, 0, 1},
 		{"echo is not a push", "echo git push", nil, 0, 0},
@@ -162,23 +178,25 @@ func TestRunSteps(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			src := "on: push\njobs:\n  a:\n    steps:\n      - run: claude -p setup\n      - run: " + quote(tt.run) + "\n"
-			j := oneJob(t, src)
+			// The first step configures nothing: no agents[] entry.
+			doc, err := collect(t, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			j := doc.Workflows[0].Jobs[0]
 			var got []fact
-			for _, s := range j.AgentSteps[1:] {
-				f := fact{Tool: s.Tool}
-				if s.PermissionMode != nil {
-					f.Mode = s.PermissionMode.Value
+			for _, a := range doc.Agents {
+				v := viewAgent(a)
+				if v.Line != 6 {
+					t.Errorf("agent line = %d, want 6", v.Line)
 				}
-				if s.Sandbox != nil {
-					f.Sandbox = s.Sandbox.Value
-				}
-				if s.Line != 6 {
-					t.Errorf("agent step line = %d, want 6", s.Line)
-				}
-				got = append(got, f)
+				got = append(got, fact{v.Tool, v.Approval, v.Raw, v.Sandbox})
 			}
 			if diff := cmp.Diff(tt.agents, got); diff != "" {
 				t.Errorf("agents (-want +got):\n%s", diff)
+			}
+			if len(j.AgentSteps) < 2 && tt.agents != nil {
+				t.Errorf("agent steps = %+v", j.AgentSteps)
 			}
 			if len(j.Pushes) != tt.pushes || len(j.AutoMerge) != tt.merges {
 				t.Errorf("pushes=%v merges=%v, want %d %d", j.Pushes, j.AutoMerge, tt.pushes, tt.merges)

@@ -348,9 +348,22 @@ func counts(d *model.Document) map[string]int {
 		// Only the agent's workloads speak for its sandbox: a scan of a
 		// Postgres service alone says nothing about the agent's network.
 		"files": files, "workloads": judged, "images": len(d.Images),
-		"agents": len(d.Agents), "mcp_servers": len(d.MCPServers), "workflows": len(d.Workflows),
+		"agents": settingsAgents(d), "mcp_servers": len(d.MCPServers), "workflows": len(d.Workflows),
 		"git_configs": len(d.GitConfigs), "credentials": len(d.Credentials),
 	}
+}
+
+// settingsAgents counts the agents whose settings files were read. An agent
+// a workflow step starts is no evidence about the network: its runner's
+// egress is not in the file, so it must not make Constrained network pass.
+func settingsAgents(d *model.Document) int {
+	n := 0
+	for _, a := range d.Agents {
+		if a.Scope != "workflow" {
+			n++
+		}
+	}
+	return n
 }
 
 // liveEvidence says which checks of the live audit could read their facts:

@@ -55,3 +55,61 @@ test_empty_input_quiet if {
 test_agent_without_optional_fields_quiet if {
 	count(agent_approval_bypassed.deny) == 0 with input as {"agents": [{"tool": "gemini"}]}
 }
+
+wf := ".github/workflows/gemini.yml"
+
+step(extra) := object.union({
+	"tool": "gemini", "scope": "workflow", "context": `workflow "Gemini" job "review"`,
+	"file": wf, "line": 20,
+	"approval_mode": {"value": "bypass", "file": wf, "line": 20},
+	"approval_raw": {"value": "--yolo (run-gemini-cli passes it on every run)", "file": wf, "line": 20},
+}, extra)
+
+test_run_gemini_cli_without_tool_list_fires if {
+	fs := agent_approval_bypassed.deny with input as {"agents": [step({"tools": []})]}
+	count(fs) == 1
+	some f in fs
+	f.line == 20
+	contains(f.message, `gemini in workflow "Gemini" job "review" runs with approval bypassed`)
+	contains(f.message, "run-gemini-cli passes it")
+}
+
+test_run_gemini_cli_with_narrow_core_tools_quiet if {
+	count(agent_approval_bypassed.deny) == 0 with input as {"agents": [step({"tool_list": {"file": wf, "line": 29}, "tools": [
+		{"value": "run_shell_command(cat)", "file": wf, "line": 30},
+		{"value": "run_shell_command(echo)", "file": wf, "line": 31},
+	]})]}
+}
+
+test_core_tools_with_whole_shell_fire if {
+	fs := agent_approval_bypassed.deny with input as {"agents": [step({"tool_list": {"file": wf, "line": 29}, "tools": [
+		{"value": "read_file", "file": wf, "line": 30},
+		{"value": "run_shell_command", "file": wf, "line": 31},
+	]})]}
+	count(fs) == 1
+}
+
+# tools.core: [] registers no built-in tool at all (Gemini CLI's tool
+# registry enables a core tool only when the list names it).
+test_empty_core_tool_list_quiet if {
+	count(agent_approval_bypassed.deny) == 0 with input as {"agents": [step({"tool_list": {"file": wf, "line": 29}, "tools": []})]}
+}
+
+test_disable_yolo_in_settings_input_quiet if {
+	count(agent_approval_bypassed.deny) == 0 with input as {"agents": [step({
+		"tools": [],
+		"bypass_disabled": {"value": true, "file": wf, "line": 33},
+	})]}
+}
+
+test_claude_cli_flag_in_run_step_fires if {
+	fs := agent_approval_bypassed.deny with input as {"agents": [{
+		"tool": "claude-code", "scope": "workflow", "context": `workflow "Fix" job "fix"`,
+		"file": wf, "line": 40,
+		"approval_mode": {"value": "bypass", "file": wf, "line": 42},
+		"approval_raw": {"value": "--dangerously-skip-permissions", "file": wf, "line": 42},
+	}]}
+	some f in fs
+	f.line == 42
+	contains(f.message, "--dangerously-skip-permissions")
+}

@@ -5,12 +5,18 @@
 #   false, Codex sandbox_mode danger-full-access, Gemini CLI tools.sandbox false,
 #   Cursor sandbox type insecure_none. Commands the model writes then run with
 #   the user's full filesystem and network access, so nothing stops a prompt
-#   injection from reading credentials and sending them anywhere.
+#   injection from reading credentials and sending them anywhere. In a
+#   workflow step only an agent whose sandbox is on by default counts (Codex:
+#   openai/codex-action sandbox danger-full-access, codex
+#   --dangerously-bypass-approvals-and-sandbox); turning off a sandbox that
+#   is off anyway (Claude Code, Gemini CLI) changes nothing there.
 # related_resources:
 #   - ref: https://code.claude.com/docs/en/sandboxing
 #     description: Claude Code — sandboxing
 #   - ref: https://developers.openai.com/codex/concepts/sandboxing
 #     description: Codex — sandbox modes
+#   - ref: https://github.com/openai/codex-action/blob/main/action.yml
+#     description: openai/codex-action — sandbox and permission-profile inputs
 #   - ref: https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/sandbox.md
 #     description: Gemini CLI — sandboxing
 #   - ref: https://cursor.com/docs/reference/sandbox
@@ -29,6 +35,7 @@ off_modes := {"danger-full-access", "insecure_none", "false", "none", "off"}
 
 deny contains f if {
 	some a in agent.agents
+	not _off_anyway(a)
 	loc := _off(a)
 	f := sa.finding(rego.metadata.chain(), loc, sprintf("%s turns the agent's sandbox off (%s): commands run with the user's full filesystem and network access", [agent.label(a), _what(loc)]))
 }
@@ -44,3 +51,10 @@ _off(a) := a.sandbox_mode if {
 _what(loc) := sprintf("sandbox mode %s", [loc.value]) if is_string(loc.value)
 
 else := "sandbox disabled"
+
+# Claude Code's and Gemini CLI's sandboxes are off unless turned on: a
+# workflow step that says false says what the default is.
+_off_anyway(a) if {
+	agent.in_workflow(a)
+	a.tool in {"claude-code", "gemini", "qwen"}
+}

@@ -64,3 +64,23 @@ test_empty_input_quiet if {
 test_unset_quiet if {
 	count(agent_sandbox_disabled.deny) == 0 with input as {"agents": [{"tool": "codex", "file": "c.toml", "line": 1}]}
 }
+
+test_codex_action_full_access_fires if {
+	fs := agent_sandbox_disabled.deny with input as {"agents": [{
+		"tool": "codex", "scope": "workflow", "context": `workflow "Codex" job "fix"`,
+		"file": ".github/workflows/codex.yml", "line": 20,
+		"sandbox_mode": {"value": "danger-full-access", "file": ".github/workflows/codex.yml", "line": 24},
+	}]}
+	count(fs) == 1
+	some f in fs
+	f.line == 24
+	contains(f.message, `codex in workflow "Codex" job "fix"`)
+}
+
+test_gemini_step_sandbox_false_quiet if {
+	count(agent_sandbox_disabled.deny) == 0 with input as {"agents": [{
+		"tool": "gemini", "scope": "workflow", "context": `workflow "Gemini" job "review"`,
+		"file": ".github/workflows/gemini.yml", "line": 20,
+		"sandbox_enabled": {"value": false, "file": ".github/workflows/gemini.yml", "line": 31},
+	}]}
+}

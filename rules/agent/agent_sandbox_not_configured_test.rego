@@ -14,6 +14,7 @@ test_project_without_sandbox_fires if {
 	f.property == "network"
 	f.file == ".claude/settings.json"
 	f.line == 1
+	contains(f.message, "the Bash sandbox stays off")
 }
 
 test_enabled_in_user_settings_quiet if {
@@ -31,6 +32,42 @@ test_hardened_quiet if {
 		"tool": "claude-code", "scope": "project", "profile": "", "file": ".claude/settings.json", "line": 1,
 		"sandbox_enabled": {"value": true, "file": ".claude/settings.json", "line": 3},
 	}]}
+}
+
+test_gemini_without_sandbox_fires if {
+	fs := agent_sandbox_not_configured.deny with input as {"agents": [{
+		"tool": "gemini", "scope": "project", "profile": "", "file": ".gemini/settings.json", "line": 1,
+	}]}
+	count(fs) == 1
+	some f in fs
+	f.file == ".gemini/settings.json"
+	contains(f.message, "does not set tools.sandbox and no other Gemini CLI settings file does: commands run without a sandbox unless --sandbox or GEMINI_SANDBOX turns it on")
+}
+
+test_gemini_sandbox_in_user_settings_quiet if {
+	count(agent_sandbox_not_configured.deny) == 0 with input as {"agents": [
+		{"tool": "gemini", "scope": "project", "profile": "", "file": ".gemini/settings.json", "line": 1},
+		{
+			"tool": "gemini", "scope": "user", "profile": "", "file": "home/dev/.gemini/settings.json", "line": 1,
+			"sandbox_enabled": {"value": true, "file": "home/dev/.gemini/settings.json", "line": 2},
+			"sandbox_mode": {"value": "docker", "file": "home/dev/.gemini/settings.json", "line": 2},
+		},
+	]}
+}
+
+# Settings that turn the sandbox off are judged by agent-sandbox-disabled.
+test_gemini_sandbox_false_is_set if {
+	count(agent_sandbox_not_configured.deny) == 0 with input as {"agents": [{
+		"tool": "gemini", "scope": "project", "profile": "", "file": ".gemini/settings.json", "line": 1,
+		"sandbox_enabled": {"value": false, "file": ".gemini/settings.json", "line": 2},
+	}]}
+}
+
+test_workflow_step_agents_quiet if {
+	count(agent_sandbox_not_configured.deny) == 0 with input as {"agents": [
+		{"tool": "claude-code", "scope": "workflow", "context": `workflow "C" job "c"`, "file": ".github/workflows/c.yml", "line": 9},
+		{"tool": "gemini", "scope": "workflow", "context": `workflow "G" job "g"`, "file": ".github/workflows/g.yml", "line": 9},
+	]}
 }
 
 test_local_scope_and_codex_quiet if {

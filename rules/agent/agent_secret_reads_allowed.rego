@@ -8,7 +8,9 @@
 #   cloud keys, SSH keys and application secrets into its context, where a prompt
 #   injection can make it write them into a commit, a comment or a web request.
 #   To stay quiet on ordinary setups the rule fires only when reads are
-#   auto-approved as above.
+#   auto-approved as above. An agent a workflow step starts reads the runner,
+#   not a developer's home: which secrets reach it there is judged by the
+#   workflow rules (workflow-agent-extra-secrets, workflow-agent-model-key-readable).
 # related_resources:
 #   - ref: https://docs.anthropic.com/en/docs/claude-code/iam
 #     description: Claude Code — Read deny rules
@@ -37,6 +39,7 @@ targets := {
 deny contains f if {
 	some a in agent.agents
 	a.tool == "claude-code"
+	not agent.in_workflow(a)
 	not _sandbox_on(a)
 	loc := _trigger(a)
 	open := [name | some name, paths in targets; not _covered(a, paths)]

@@ -78,3 +78,12 @@ test_malformed_patterns_do_not_error if {
 test_empty_input_quiet if {
 	count(agent_secret_reads_allowed.deny) == 0 with input as {}
 }
+
+test_workflow_step_quiet if {
+	count(agent_secret_reads_allowed.deny) == 0 with input as {"agents": [{
+		"tool": "claude-code", "scope": "workflow", "context": `workflow "Fix" job "fix"`,
+		"file": ".github/workflows/fix.yml", "line": 30,
+		"approval_mode": {"value": "bypass", "file": ".github/workflows/fix.yml", "line": 33},
+		"allow": [{"value": "Read", "file": ".github/workflows/fix.yml", "line": 34}],
+	}]}
+}

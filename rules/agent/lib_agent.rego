@@ -4,8 +4,16 @@
 # against the actions a rule is about.
 package lib.agent
 
-# label names an agent's settings in messages: tool, Codex profile, scope.
-label(a) := sprintf("%s%s%s", [object.get(a, "tool", "agent"), _profile_part(a), _scope_part(a)])
+# label names an agent's settings in messages: tool, Codex profile, scope;
+# an agent a workflow step starts is named by its workflow and job.
+label(a) := sprintf("%s in %s", [object.get(a, "tool", "agent"), a.context]) if {
+	is_string(a.context)
+	a.context != ""
+} else := sprintf("%s%s%s", [object.get(a, "tool", "agent"), _profile_part(a), _scope_part(a)])
+
+# in_workflow(a): a workflow step starts the agent; its settings are the
+# step's inputs and CLI flags.
+in_workflow(a) if object.get(a, "scope", "") == "workflow"
 
 _profile_part(a) := sprintf(" profile %q", [p]) if {
 	p := object.get(a, "profile", "")
@@ -20,8 +28,8 @@ _scope_part(a) := sprintf(" (%s settings)", [s]) if {
 agents := object.get(input, "agents", [])
 
 # Claude Code merges its settings files; for a scalar the highest scope wins:
-# managed > local > project > user (command-line flags are not in files).
-scope_rank := {"managed": 4, "local": 3, "project": 2, "user": 1}
+# managed > command-line flags (a workflow step's) > local > project > user.
+scope_rank := {"managed": 5, "workflow": 4, "local": 3, "project": 2, "user": 1}
 
 # peers(a) are the settings files that merge with a's: the same tool in the
 # same project (files under one directory's .claude/, .codex/…), plus the
@@ -71,10 +79,11 @@ else := b[key] if {
 
 # Claude Code writes Bash(cmd), Bash(cmd:*) (prefix) and Bash(cmd *) (glob);
 # a bare tool name matches every command. Gemini CLI (run_shell_command(git),
-# ShellTool(git)) and Cursor (Shell(git)) match by command prefix.
+# ShellTool(git)), Cursor (Shell(git)) and the Copilot CLI (shell(git)) match
+# by command prefix.
 _claude_shell := "Bash"
 
-_prefix_shells := {"run_shell_command", "ShellTool", "Shell"}
+_prefix_shells := {"run_shell_command", "ShellTool", "Shell", "shell"}
 
 # shell_glob(rule) is a glob over a whole command line for a shell permission rule.
 shell_glob(rule) := "*" if rule == _claude_shell

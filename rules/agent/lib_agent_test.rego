@@ -48,3 +48,26 @@ test_label if {
 	agent.label({"tool": "codex", "profile": "ci", "scope": "user"}) == `codex profile "ci" (user settings)`
 	agent.label({"tool": "cursor"}) == "cursor"
 }
+
+test_label_of_a_workflow_step if {
+	agent.label({"tool": "claude-code", "scope": "workflow", "context": `workflow "CI" job "fix"`}) == `claude-code in workflow "CI" job "fix"`
+	agent.in_workflow({"scope": "workflow"})
+	not agent.in_workflow({"scope": "project"})
+}
+
+test_copilot_shell_rules_match_by_prefix if {
+	agent.matches("shell(git)", "git push origin HEAD")
+	agent.matches("shell(git push)", "git push --force origin main")
+	not agent.matches("shell(npm test)", "git push")
+}
+
+# A workflow step's flags outrank project settings, managed settings outrank both.
+test_step_flags_outrank_project_below_managed if {
+	agents := [
+		{"tool": "claude-code", "scope": "project", "approval_mode": {"value": "default", "file": "p", "line": 1}},
+		{"tool": "claude-code", "scope": "workflow", "approval_mode": {"value": "bypass", "file": "w", "line": 2}},
+	]
+	agent.effective({"tool": "claude-code"}, "approval_mode").file == "w" with input as {"agents": agents}
+	managed := array.concat(agents, [{"tool": "claude-code", "scope": "managed", "approval_mode": {"value": "default", "file": "m", "line": 3}}])
+	agent.effective({"tool": "claude-code"}, "approval_mode").file == "m" with input as {"agents": managed}
+}

@@ -3,6 +3,8 @@
 # permissions come from.
 package lib.workflow
 
+import data.lib.sa
+
 workflows := object.get(input, "workflows", [])
 
 jobs(w) := object.get(w, "jobs", [])
@@ -48,3 +50,40 @@ short(s) := concat("", [substring(s, 0, 77), "…"]) if {
 }
 
 else := s
+
+# --- runners ------------------------------------------------------------------
+
+# Runner labels the organisation names in the policy file, lower-cased.
+self_hosted_labels := {lower(l) | some l in sa.param("self_hosted_runner_labels", []); is_string(l)}
+
+ephemeral_labels := {lower(l) | some l in sa.param("ephemeral_runner_labels", []); is_string(l)}
+
+_labels(j) := {lower(l) | some l in object.get(j, "runner_labels", []); is_string(l)}
+
+# ephemeral(j): a label says the runner lasts one job (ephemeral, jit, a
+# hosted runner service), or the policy file lists one of its labels.
+ephemeral(j) if j.ephemeral == true
+
+ephemeral(j) if count(_labels(j) & ephemeral_labels) > 0
+
+# persistent_self_hosted(j): a self-hosted runner (its label, or one the
+# policy file names) that nothing marks ephemeral.
+persistent_self_hosted(j) if {
+	_self_hosted(j)
+	not ephemeral(j)
+}
+
+_self_hosted(j) if j.self_hosted == true
+
+_self_hosted(j) if count(_labels(j) & self_hosted_labels) > 0
+
+# known_label(j): the policy file names one of the job's runner labels.
+known_label(j) if count(_labels(j) & (self_hosted_labels | ephemeral_labels)) > 0
+
+runs_on_loc(j) := j.runs_on if is_object(j.runs_on)
+
+else := j
+
+runs_on_text(j) := sprintf(" (%s)", [j.runs_on.value]) if is_string(j.runs_on.value)
+
+else := ""

@@ -1,0 +1,172 @@
+package workflows
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// stepAgentView is the part of a step's agents[] entry a rule reads.
+type stepAgentView struct {
+	Line                int
+	Tool                string
+	Allow, Deny, Tools  []string
+	RuleLine            int // line of the first allow rule
+	Approval, Raw       string
+	Sandbox             string
+	SandboxOn, HasScope bool
+}
+
+func viewAgent(a model.Agent) stepAgentView {
+	v := stepAgentView{Line: a.Line, Tool: a.Tool, HasScope: a.Scope == "workflow" && a.Context != ""}
+	for _, r := range a.Allow {
+		v.Allow = append(v.Allow, r.Value)
+	}
+	if len(a.Allow) > 0 {
+		v.RuleLine = a.Allow[0].Line
+	}
+	for _, r := range a.Deny {
+		v.Deny = append(v.Deny, r.Value)
+	}
+	for _, r := range a.Tools {
+		v.Tools = append(v.Tools, r.Value)
+	}
+	if a.ApprovalMode != nil {
+		v.Approval = a.ApprovalMode.Value
+	}
+	if a.ApprovalRaw != nil {
+		v.Raw = a.ApprovalRaw.Value
+	}
+	if a.SandboxMode != nil {
+		v.Sandbox = a.SandboxMode.Value
+	}
+	v.SandboxOn = a.SandboxEnabled != nil && a.SandboxEnabled.Value
+	return v
+}
+
+// TestStepAgents: each agent step's inputs and CLI flags become an agents[]
+// entry at the step, with the defaults the action adds.
+func TestStepAgents(t *testing.T) {
+	tests := []struct {
+		file string
+		want []stepAgentView
+	}{
+		{"claude-args-insecure.yml", []stepAgentView{{
+			Line: 31, Tool: "claude-code", HasScope: true, RuleLine: 39,
+			// The settings input first, claude_args over it.
+			Allow: []string{"Bash(gh pr merge:*)", "Bash(git push:*)", "Edit"},
+		}}},
+		{"claude-args-hardened.yml", []stepAgentView{{
+			Line: 29, Tool: "claude-code", HasScope: true, RuleLine: 33,
+			Allow: []string{"Bash(gh pr diff:*)", "Bash(gh pr view:*)"}, Deny: []string{"Bash(git push:*)"},
+		}}},
+		{"gemini-insecure.yml", []stepAgentView{{
+			Line: 15, Tool: "gemini", HasScope: true,
+			Approval: "bypass", Raw: "--yolo (run-gemini-cli passes it on every run)",
+		}}},
+		{"gemini-hardened.yml", []stepAgentView{{
+			Line: 23, Tool: "gemini", HasScope: true,
+			Tools:    []string{"run_shell_command(git diff)", "run_shell_command(cat)", "read_file"},
+			Approval: "bypass", Raw: "--yolo (run-gemini-cli passes it on every run)",
+		}}},
+		{"codex-action-insecure.yml", []stepAgentView{{Line: 14, Tool: "codex", HasScope: true, Sandbox: "danger-full-access"}}},
+		{"codex-action-hardened.yml", []stepAgentView{{Line: 16, Tool: "codex", HasScope: true, Sandbox: "read-only", SandboxOn: true}}},
+		{"agent-cli-insecure.yml", []stepAgentView{
+			{Line: 35, Tool: "claude-code", HasScope: true, Approval: "bypass", Raw: "--dangerously-skip-permissions"},
+			{Line: 36, Tool: "gemini", HasScope: true, Approval: "bypass", Raw: "--yolo"},
+			{Line: 37, Tool: "aider", HasScope: true, Approval: "bypass", Raw: "--yes-always"},
+			{Line: 38, Tool: "copilot", HasScope: true, Approval: "bypass", Raw: "--allow-all-tools"},
+			{Line: 39, Tool: "cursor", HasScope: true, Approval: "bypass", Raw: "--force"},
+			{Line: 40, Tool: "opencode", HasScope: true, Approval: "bypass", Raw: "--auto"},
+		}},
+		{"agent-cli-hardened.yml", []stepAgentView{{
+			Line: 24, Tool: "claude-code", HasScope: true, RuleLine: 24,
+			Allow: []string{"Read", "Bash(npm test:*)"},
+		}}},
+		{"codex-nightly.yml", []stepAgentView{{
+			Line: 14, Tool: "codex", HasScope: true, Sandbox: "danger-full-access",
+			Approval: "bypass", Raw: "--dangerously-bypass-approvals-and-sandbox",
+		}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			doc, _ := collectFile(t, tt.file)
+			var got []stepAgentView
+			for _, a := range doc.Agents {
+				got = append(got, viewAgent(a))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("agents (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestInlineMCPConfig: an --mcp-config given as JSON adds its servers.
+func TestInlineMCPConfig(t *testing.T) {
+	doc, p := collectFile(t, "claude-args-insecure.yml")
+	if len(doc.MCPServers) != 1 {
+		t.Fatalf("MCP servers = %+v, want the docs server", doc.MCPServers)
+	}
+	s := doc.MCPServers[0]
+	if s.Name != "docs" || s.Config != "workflow" || s.File != p || s.Line != 44 || s.Pinned || s.Package != "docs-mcp" {
+		t.Errorf("server = %+v", s)
+	}
+}
+
+// TestSettingsInputWithExpressions: ${{ }} outside a JSON string (as the
+// run-gemini-cli examples write) does not stop the settings from being read,
+// and the lines are the workflow's.
+func TestSettingsInputWithExpressions(t *testing.T) {
+	doc, err := collect(t, `on: push
+jobs:
+  a:
+    steps:
+      - uses: google-github-actions/run-gemini-cli@v0
+        with:
+          settings: |-
+            {
+              "telemetry": {"enabled": ${{ vars.T != '' }}},
+              "coreTools": ["run_shell_command(echo)"],
+              "mcpServers": {"gh": {"command": "docker", "args": ["run", "ghcr.io/github/github-mcp-server"], "env": {"T": "${{ secrets.X }}"}}}
+            }
+`)
+	if err != nil || len(doc.Agents) != 1 {
+		t.Fatalf("Collect = %v, agents %+v", err, doc.Agents)
+	}
+	a := doc.Agents[0]
+	want := []model.Str{{Value: "run_shell_command(echo)", Loc: model.Loc{File: wfPath, Line: 10}}}
+	if diff := cmp.Diff(want, a.Tools); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+	if len(doc.MCPServers) != 1 || doc.MCPServers[0].Line != 11 {
+		t.Errorf("MCP servers = %+v, want gh at line 11", doc.MCPServers)
+	}
+}
+
+func TestSplitTools(t *testing.T) {
+	loc := model.Loc{File: wfPath, Line: 3}
+	var got []string
+	for _, s := range splitTools(`Bash(gh pr comment:*),Read Edit,,mcp__github__get_issue $(cat p.md) "quoted"`, loc) {
+		got = append(got, s.Value)
+	}
+	want := []string{"Bash(gh pr comment:*)", "Read", "Edit", "mcp__github__get_issue"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+}
+
+func TestBlankExpressions(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"a": ${{ vars.X != '' }}, "b": "${{ secrets.Y }}"}`: `{"a": null, "b": "${{ secrets.Y }}"}`,
+		`{"a": "x\"${{ y }}"}`:                                `{"a": "x\"${{ y }}"}`,
+		"{\"a\": ${{ x ||\n y }}}":                            "{\"a\": null\n}",
+		`{"a": ${{ unterminated`:                              `{"a": ${{ unterminated`,
+	} {
+		if got := blankExpressions(in); got != want {
+			t.Errorf("blankExpressions(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,53 @@
+# METADATA
+# title: Agent can read its own model credential
+# description: |
+#   The agent's model credential (ANTHROPIC_API_KEY, CLAUDE_CODE_OAUTH_TOKEN,
+#   OPENAI_API_KEY, GEMINI_API_KEY, GOOGLE_API_KEY, the cloud credentials of
+#   Bedrock or Vertex AI…) reaches the agent's process. The agent needs it to
+#   call its model, but whatever the agent runs can read it too, and a prompt
+#   injection can send a long-lived API key anywhere. openai/codex-action shows
+#   the way out: with its default safety-strategy drop-sudo the key stays in a
+#   proxy Codex cannot read, and this rule stays quiet. Reported apart from
+#   other secrets, at low severity: it lowers the credentials score but does
+#   not fail the property on its own.
+# related_resources:
+#   - ref: https://github.com/openai/codex-action/blob/main/docs/security.md
+#     description: openai/codex-action — protecting OPENAI_API_KEY (drop-sudo, the Responses API proxy)
+#   - ref: https://github.com/anthropics/claude-code-action/blob/main/docs/cloud-providers.md
+#     description: claude-code-action — Bedrock and Vertex AI through OIDC, no stored key
+#   - ref: https://github.com/google-github-actions/run-gemini-cli/blob/main/docs/authentication.md
+#     description: run-gemini-cli — Workload Identity Federation instead of an API key
+# custom:
+#   id: workflow-agent-model-key-readable
+#   property: credentials
+#   severity: low
+#   remediation: Prefer federation over a stored key (claude-code-action use_bedrock / use_vertex with OIDC, run-gemini-cli gcp_workload_identity_provider), or keep the key in a proxy the agent cannot read (codex-action's default); give the key a spending limit and rotate it.
+package rules.workflow_agent_model_key_readable
+
+import data.lib.sa
+import data.lib.workflow
+
+how := {
+	"step-env": "through the agent step's env",
+	"input": "as an input the agent action passes on",
+	"run": "written into the agent's run script",
+	"job-env": "through the job's env",
+	"workflow-env": "through the workflow's env",
+	"github-env": "through $GITHUB_ENV",
+	"step-output": "through a step output",
+	"file": "in a file on the runner",
+}
+
+deny contains f if {
+	some w in workflow.workflows
+	some j in workflow.jobs(w)
+	some st in object.get(j, "agent_steps", [])
+	some s in object.get(st, "secrets", [])
+	s.model_key == true
+	f := sa.finding(rego.metadata.chain(), s, sprintf("%s: the agent's model credential %s reaches its process %s: the agent needs it, but a prompt injection can read it too", [workflow.job_label(w, j), _name(s), object.get(how, s.via, s.via)]))
+}
+
+_name(s) := sprintf("%s (secret %s)", [s.to, s.name]) if {
+	object.get(s, "to", "") != ""
+	upper(s.to) != upper(s.name)
+} else := s.name
