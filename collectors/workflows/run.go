@@ -5,6 +5,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/agentcli"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
@@ -25,7 +26,7 @@ func (c *collector) runScript(run *yaml.Node, j *model.Job) {
 		for _, m := range secrets.Scan(logical) {
 			c.credential(m.SecretRef, "workflow "+c.workflow+" job "+j.ID+" run step", line)
 		}
-		for _, cmd := range splitCommands(logical) {
+		for _, cmd := range agentcli.Split(logical) {
 			c.command(cmd, line, j)
 		}
 	}
@@ -38,7 +39,7 @@ func (c *collector) command(words []string, line int, j *model.Job) {
 	}
 	text := secrets.Redact(strings.Join(words, " "))
 	loc := c.loc(line)
-	if tool, args := agentCommand(words); tool != "" {
+	if tool, args := agentcli.Command(words); tool != "" {
 		st := model.AgentStep{Tool: tool, Run: text, Loc: loc, Inputs: map[string]model.Str{}}
 		if len(args) > 0 {
 			st.Args = &model.Str{Value: secrets.Redact(strings.Join(args, " ")), Loc: loc}
@@ -53,7 +54,7 @@ func (c *collector) command(words []string, line int, j *model.Job) {
 		}
 		j.AgentSteps = append(j.AgentSteps, st)
 	}
-	i := exeIndex(words)
+	i := agentcli.ExeIndex(words)
 	if i < 0 {
 		return
 	}
@@ -134,62 +135,9 @@ func ghMerges(args []string) bool {
 // shellWords splits an argument string as a shell would (quotes removed).
 func shellWords(s string) []string {
 	var out []string
-	for _, cmd := range splitCommands(s) {
+	for _, cmd := range agentcli.Split(s) {
 		out = append(out, cmd...)
 	}
 	return out
 }
 
-// splitCommands splits one line of shell into simple commands (on ; && ||
-// | & and parentheses) of words with quotes removed; a # starting a word
-// begins a comment. It is a reader for facts, not a shell: heredocs and
-// expansions are taken as plain words.
-func splitCommands(s string) [][]string {
-	var cmds [][]string
-	var words []string
-	var cur strings.Builder
-	inWord := false
-	flushWord := func() {
-		if inWord {
-			words = append(words, cur.String())
-			cur.Reset()
-			inWord = false
-		}
-	}
-	flushCmd := func() {
-		flushWord()
-		if len(words) > 0 {
-			cmds = append(cmds, words)
-			words = nil
-		}
-	}
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		switch {
-		case ch == '\'' || ch == '"':
-			end := strings.IndexByte(s[i+1:], ch)
-			if end < 0 {
-				end = len(s) - i - 1
-			}
-			cur.WriteString(s[i+1 : i+1+end])
-			inWord = true
-			i += end + 1
-		case ch == '\\' && i+1 < len(s):
-			cur.WriteByte(s[i+1])
-			inWord = true
-			i++
-		case ch == '#' && !inWord:
-			flushCmd()
-			return cmds
-		case ch == ' ' || ch == '\t' || ch == '\r':
-			flushWord()
-		case strings.IndexByte(";&|()`\n", ch) >= 0:
-			flushCmd()
-		default:
-			cur.WriteByte(ch)
-			inWord = true
-		}
-	}
-	flushCmd()
-	return cmds
-}

@@ -1,0 +1,21 @@
+package agentcli
+
+import "testing"
+
+func TestRuns(t *testing.T) {
+	for line, want := range map[string]string{
+		`claude -p "fix the tests"`:                          "claude-code",
+		`npx -y @anthropic-ai/claude-code@1.2 -p hi`:         "claude-code",
+		`cd app && GOOSE_MODE=auto goose run -t "triage"`:    "goose",
+		`sudo -E timeout 600 codex exec --full-auto "x"`:     "codex",
+		`/usr/local/bin/gemini -y -p "review" | tee out.txt`: "gemini",
+		`claude --version`:                                   "",
+		`npm install -g @anthropic-ai/claude-code`:           "",
+		`echo claude # codex exec`:                           "",
+		`pipx run aider-chat --yes-always`:                   "aider",
+	} {
+		if got := Runs(line); got != want {
+			t.Errorf("Runs(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
