@@ -31,3 +31,14 @@ is_root(u) if u in {"root", "0", "0:0", "root:root"}
 # shown at severity info with category "platform", and never changes a
 # property's status, score or count.
 note(chain, loc, msg) := object.union(finding(chain, loc, msg), {"severity": "info", "category": "platform"})
+
+# model_key(name): the variable holds an agent's model credential (any
+# agent's: a container does not say which agent reads it). The workflow
+# collector keeps the same names per agent (collectors/workflows/reach.go).
+model_key(name) if upper(name) in {
+	"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_FOUNDRY_API_KEY",
+	"AWS_BEARER_TOKEN_BEDROCK", "OPENAI_API_KEY", "CODEX_API_KEY", "AZURE_OPENAI_API_KEY",
+	"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_CLOUD_ACCESS_TOKEN", "DASHSCOPE_API_KEY",
+	"CURSOR_API_KEY", "COPILOT_GITHUB_TOKEN", "OPENROUTER_API_KEY", "DEEPSEEK_API_KEY",
+	"MISTRAL_API_KEY", "GROQ_API_KEY", "XAI_API_KEY",
+}

@@ -34,12 +34,16 @@ sensitive(e) if object.get(e, "sensitive_name", false) == true
 
 sensitive(e) if regex.match(sensitive_re, e.from_host)
 
+# The agent's own model credential is agent-model-key-forwarded's, at its
+# own severity: the agent needs it.
+
 deny contains f if {
 	some w in input.workloads
 	wl.judged(w)
 	some e in w.env
 	object.get(e, "from_host", "") != ""
 	sensitive(e)
+	not sa.model_key(object.get(e, "name", ""))
 	f := sa.finding(
 		rego.metadata.chain(), e,
 		sprintf("%s forwards the host's %s into %s", [wl.label(w), e.from_host, object.get(e, "name", "?")]),

@@ -1,0 +1,34 @@
+package rules.agent_model_key_forwarded_test
+
+import data.rules.agent_model_key_forwarded
+import data.rules.host_secret_forwarded
+
+dc := {"workloads": [{
+	"source": "devcontainer", "name": "dev", "judged": true,
+	"env": [
+		{"name": "ANTHROPIC_API_KEY", "from_host": "ANTHROPIC_API_KEY", "sensitive_name": true, "file": "d.json", "line": 4},
+		{"name": "GH_TOKEN", "from_host": "GITHUB_TOKEN", "sensitive_name": true, "file": "d.json", "line": 5},
+	],
+}]}
+
+test_model_key_is_its_own_low_finding if {
+	fs := agent_model_key_forwarded.deny with input as dc
+	count(fs) == 1
+	some f in fs
+	f.line == 4
+	f.severity == "low"
+}
+
+test_other_secret_stays_host_secret_forwarded if {
+	fs := host_secret_forwarded.deny with input as dc
+	count(fs) == 1
+	some f in fs
+	f.line == 5
+}
+
+test_not_judged_quiet if {
+	count(agent_model_key_forwarded.deny) == 0 with input as {"workloads": [{
+		"source": "compose", "name": "db", "judged": false,
+		"env": [{"name": "OPENAI_API_KEY", "from_host": "OPENAI_API_KEY", "file": "c.yml", "line": 4}],
+	}]}
+}
