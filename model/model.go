@@ -56,6 +56,9 @@ type Document struct {
 	// ServiceAccounts are Kubernetes ServiceAccount objects: a pod's token
 	// automount falls back to its ServiceAccount, often declared elsewhere.
 	ServiceAccounts []ServiceAccount `json:"service_accounts"`
+	// Firewalls are firewall scripts of the repository; collectors' Link
+	// joins them to the workloads whose commands run them.
+	Firewalls []Firewall `json:"firewalls"`
 }
 
 // File is one file a collector read, with the format it was read as.
@@ -125,6 +128,20 @@ type Workload struct {
 	// RuntimeClass is the Kubernetes runtimeClassName as written; Runtime
 	// holds the isolation it resolves to through RuntimeClass objects.
 	RuntimeClass string `json:"runtime_class,omitempty"`
+
+	// Build is the Dockerfile and context the workload's image is built
+	// from (devcontainer build, compose build), nil when it pulls an image.
+	Build *Build `json:"build,omitempty"`
+	// ImageUser is the user the built image runs as when the Dockerfile was
+	// read in this scan: its final USER, or root when it sets none.
+	ImageUser *Str `json:"image_user,omitempty"`
+	// Sudo lists the sudoers grants that apply to the user the workload
+	// runs as (User, else ImageUser), from the image and its features.
+	Sudo []SudoRule `json:"sudo"`
+	// Workspace is the mount the repository is worked on through: a
+	// devcontainer's workspaceMount, or the read-write bind of the local
+	// folder that the devcontainer CLI makes when none is given.
+	Workspace *Mount `json:"workspace,omitempty"`
 }
 
 // Egress is what the configuration declares about outbound traffic.
@@ -138,6 +155,11 @@ type Egress struct {
 	AllowAll bool   `json:"allow_all"`
 	By       string `json:"by"` // what declared it, e.g. "NetworkPolicy default/deny-egress"
 	Loc
+	// Unverified is set when the control is a firewall script a command
+	// runs in the container, read without running it: nothing shows that
+	// it ran, nor that its rules hold.
+	Unverified bool          `json:"unverified,omitempty"`
+	Script     *EgressScript `json:"script,omitempty"`
 }
 
 // Mount is a volume, bind mount, hostPath or PVC.
@@ -148,6 +170,11 @@ type Mount struct {
 	ReadOnly   bool   `json:"read_only"`
 	Persistent bool   `json:"persistent"` // survives the workload (named volume, PVC, host path)
 	Loc
+	// WorkspaceRel is the host source relative to the repository the
+	// configuration belongs to, when the source is given relative to it:
+	// "." for the repository itself (${localWorkspaceFolder}, compose ".."
+	// from .devcontainer/), ".." for its parent, "sub/dir" inside it.
+	WorkspaceRel string `json:"workspace_rel,omitempty"`
 }
 
 // EnvVar is an environment variable. Its value is never kept: only whether it
@@ -180,6 +207,10 @@ type Command struct {
 	OnHost bool   `json:"on_host"`
 	Text   string `json:"text"` // secrets redacted
 	Loc
+	// Scripts are the script files the command runs (bash x.sh, ./x.sh,
+	// sudo /usr/local/bin/x.sh): relative to the scanned root when the
+	// format places them in the repository, else the container path.
+	Scripts []string `json:"scripts"`
 }
 
 // Image is a Dockerfile / Containerfile.
@@ -190,6 +221,18 @@ type Image struct {
 	Env         []EnvVar    `json:"env"`                  // ENV and ARG with secret classification
 	PipeToShell []Str       `json:"pipe_to_shell"`        // RUN curl … | sh (text redacted)
 	AddURLs     []Str       `json:"add_urls"`
+	// Sudoers are the sudoers lines the final stage's RUN instructions
+	// write; Groups the group memberships they add; Copies the files the
+	// final stage copies in from the build context.
+	Sudoers []SudoRule  `json:"sudoers"`
+	Groups  []UserGroup `json:"groups"`
+	Copies  []Copy      `json:"copies"`
+	// RunUser is FinalUser with the Dockerfile's ARG and ENV defaults
+	// substituted (USER ${USERNAME} with ARG USERNAME=vscode is vscode).
+	RunUser *Str `json:"run_user,omitempty"`
+	// Entrypoint is the final stage's ENTRYPOINT (shell text or argv
+	// joined, redacted); nil when it sets none.
+	Entrypoint *Str `json:"entrypoint,omitempty"`
 }
 
 // BaseImage is a FROM line.
@@ -311,6 +354,10 @@ type MCPServer struct {
 
 	// EnvFile is the envFile the server's environment is loaded from (VS Code).
 	EnvFile *Str `json:"env_file,omitempty"`
+	// Headers are the HTTP headers the client sends: name, whether the
+	// value is a literal secret, or the variable it comes from (never the
+	// value).
+	Headers []EnvVar `json:"headers"`
 }
 
 // Workflow is a GitHub Actions workflow that runs or prepares an agent.

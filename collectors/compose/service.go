@@ -102,8 +102,10 @@ func (s *service) read(es []entry) {
 			s.ports(v)
 		case "build":
 			s.buildArgs(v)
+			s.build(v, e.key)
 		case "command", "entrypoint":
 			s.commandSecrets(e.key.Value, v)
+			s.command(e.key.Value, v)
 		}
 	}
 }

@@ -33,6 +33,15 @@ type reader struct {
 	// as when remoteUser is not set.
 	remoteUser, containerUser, runUser *model.Str
 	image, dockerfile                  *model.Str
+	// context is build.context as written (relative to devcontainer.json).
+	context, buildAt *model.Str
+	// workspaceFolder is where tools open the workspace in the container;
+	// workspaceMount is the explicit workspace mount, if any.
+	workspaceFolder *model.Str
+	workspaceMount  *model.Mount
+	composed        bool
+	// features keeps each feature's options object, for what they change.
+	featureOpts map[string]*hujson.Value
 }
 
 func newReader(file string, ls textpos.Lines, line int) *reader {
@@ -68,12 +77,15 @@ func (r *reader) read(obj *hujson.Object) {
 		case "image":
 			r.image = r.str(v)
 		case "build":
+			r.buildAt = &model.Str{Loc: r.loc(m.off)}
 			for _, b := range members(v) {
 				switch b.name {
 				case "dockerfile", "dockerFile":
 					r.setDockerfile(b.val)
 				case "args":
 					r.buildArgs(b.val)
+				case "context":
+					r.context = r.str(b.val)
 				}
 			}
 		case "dockerFile": // pre-"build" spelling, still honoured
@@ -97,7 +109,13 @@ func (r *reader) read(obj *hujson.Object) {
 		case "workspaceMount":
 			if s := r.str(v); s != nil && s.Value != "" {
 				r.addMount(parseMountSpec(s.Value), s.Loc)
+				ws := r.w.Mounts[len(r.w.Mounts)-1]
+				r.workspaceMount = &ws
 			}
+		case "workspaceFolder":
+			r.workspaceFolder = r.str(v)
+		case "dockerComposeFile":
+			r.composed = true
 		case "features":
 			r.features(v)
 		case "containerEnv", "remoteEnv":
@@ -152,6 +170,17 @@ func (r *reader) finish() {
 			break
 		}
 	}
+	if r.dockerfile != nil && r.image == nil {
+		ctx := "."
+		if r.context != nil {
+			ctx = r.context.Value
+		}
+		loc := r.dockerfile.Loc
+		r.w.Build = &model.Build{Dockerfile: r.dockerfile.Value, Context: path.Join(path.Dir(r.file), ctx), Loc: loc}
+	}
+	r.workspace()
+	r.scripts()
+	r.sudo()
 }
 
 // privileged keeps the strongest setting: the container is privileged when

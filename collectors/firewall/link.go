@@ -1,0 +1,174 @@
+package firewall
+
+import (
+	"path"
+	"strings"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/shell"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// allTraffic starts the text of a hole that accepts every packet.
+const allTraffic = "all traffic to any host"
+
+// Link gives each workload whose command runs a firewall script the egress
+// that script sets up, unless an enforced control (network none, an
+// internal network, an egress NetworkPolicy) already restricts it. It runs
+// after the other collectors' Link, which resolve images and policies.
+func (Collector) Link(doc *model.Document) {
+	scripts := map[string]*model.Firewall{}
+	for i := range doc.Firewalls {
+		scripts[doc.Firewalls[i].File] = &doc.Firewalls[i]
+	}
+	read := map[string]bool{}
+	for _, f := range doc.Files {
+		read[f.Path] = true
+	}
+	images := map[string]*model.Image{}
+	for i := range doc.Images {
+		images[doc.Images[i].File] = &doc.Images[i]
+	}
+	for i := range doc.Workloads {
+		w := &doc.Workloads[i]
+		if w.Egress != nil && w.Egress.Restricted && !w.Egress.Unverified {
+			continue
+		}
+		if eg := egressFor(w, images[buildFile(w)], scripts, read); eg != nil {
+			w.Egress = eg
+		}
+	}
+}
+
+func buildFile(w *model.Workload) string {
+	if w.Build == nil {
+		return ""
+	}
+	return w.Build.Dockerfile
+}
+
+// run is one script a workload runs, with where it is said.
+type run struct {
+	ref   string
+	phase string
+	loc   model.Loc
+}
+
+// runs lists the scripts a workload's in-container commands run, and the
+// ENTRYPOINT of the image it builds when the workload keeps it (compose,
+// Kubernetes; a devcontainer replaces it unless overrideCommand is false).
+func runs(w *model.Workload, img *model.Image) []run {
+	var out []run
+	for _, c := range w.Commands {
+		if c.OnHost {
+			continue
+		}
+		for _, s := range c.Scripts {
+			out = append(out, run{ref: s, phase: c.Phase, loc: c.Loc})
+		}
+	}
+	if img != nil && img.Entrypoint != nil && w.Source != "devcontainer" {
+		for _, s := range shell.Scripts(img.Entrypoint.Value) {
+			out = append(out, run{ref: s, phase: "entrypoint", loc: img.Entrypoint.Loc})
+		}
+	}
+	return out
+}
+
+// egressFor is the egress a workload's firewall script sets up; nil when
+// it runs none. A script that was not read keeps egress unrestricted: what
+// it does is unknown.
+func egressFor(w *model.Workload, img *model.Image, scripts map[string]*model.Firewall, read map[string]bool) *model.Egress {
+	var notRead *model.Egress
+	for _, r := range runs(w, img) {
+		for _, p := range candidates(r.ref, w, img) {
+			if fw := scripts[p]; fw != nil {
+				return scriptEgress(r, p, fw)
+			}
+		}
+		if notRead == nil && w.Egress == nil && looksLikeFirewall(r.ref) {
+			reason := "not among the files read"
+			for _, p := range candidates(r.ref, w, img) {
+				if read[p] {
+					reason = "it programs no packet filter"
+				}
+			}
+			notRead = &model.Egress{
+				Unverified: true,
+				By:         "firewall script " + r.ref + " (" + phaseName(r.phase) + "), not read: " + reason,
+				Allow:      []string{},
+				Loc:        r.loc,
+				Script:     &model.EgressScript{Runs: r.ref, Phase: r.phase, NotRead: reason},
+			}
+		}
+	}
+	return notRead
+}
+
+func scriptEgress(r run, file string, fw *model.Firewall) *model.Egress {
+	eg := &model.Egress{
+		Restricted: fw.Policy != nil && fw.Policy.Value == "deny",
+		Allow:      append([]string{}, fw.Allow...),
+		By:         "firewall script " + file + " (" + phaseName(r.phase) + ")",
+		Unverified: true,
+		Loc:        r.loc,
+		Script:     &model.EgressScript{Runs: r.ref, Phase: r.phase, Path: file, Rules: fw},
+	}
+	for _, h := range fw.Holes {
+		if h.Kind == "any-host" && strings.HasPrefix(h.Text, allTraffic) {
+			eg.AllowAll = true
+		}
+	}
+	return eg
+}
+
+// candidates are the repository files a script reference may be: the path
+// itself when the collector placed it in the repository, else the
+// build-context file the image copies to that container path.
+func candidates(ref string, w *model.Workload, img *model.Image) []string {
+	if !strings.HasPrefix(ref, "/") {
+		return []string{ref}
+	}
+	if img == nil || w.Build == nil {
+		return nil
+	}
+	var out []string
+	for _, c := range img.Copies {
+		dest := c.Dest
+		if !strings.HasPrefix(dest, "/") {
+			dest = path.Join("/", c.Workdir, dest)
+		}
+		for _, src := range c.Sources {
+			target := dest
+			if strings.HasSuffix(c.Dest, "/") || len(c.Sources) > 1 || path.Base(ref) == path.Base(src) && path.Dir(ref) == path.Clean(dest) {
+				target = path.Join(dest, path.Base(src))
+			}
+			if path.Clean(target) == path.Clean(ref) {
+				out = append(out, path.Join(w.Build.Context, src))
+			}
+		}
+	}
+	return out
+}
+
+// looksLikeFirewall tells, by name, a script that a reader expects to
+// restrict egress.
+func looksLikeFirewall(ref string) bool {
+	b := strings.ToLower(path.Base(ref))
+	for _, w := range []string{"firewall", "iptables", "nftables", "egress"} {
+		if strings.Contains(b, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// phaseName names a command the way its format does.
+func phaseName(phase string) string {
+	switch phase {
+	case "onCreate", "updateContent", "postCreate", "postStart", "postAttach", "initialize":
+		return phase + "Command"
+	case "":
+		return "command"
+	}
+	return phase
+}

@@ -1,0 +1,74 @@
+package shell
+
+import (
+	"path"
+	"strings"
+)
+
+// systemDirs hold installed programs, not scripts of the repository.
+var systemDirs = []string{"/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/"}
+
+// Scripts lists the script files a command line runs: a path run directly
+// (./x.sh, /usr/local/bin/init-firewall.sh, sudo x.sh), a script given to a
+// shell (bash x.sh, sh -e x.sh) or sourced (. x.sh, source x.sh). Paths
+// are returned as written; a command that does not parse gives none.
+func Scripts(text string) []string {
+	calls, err := Calls([]byte(text), 1)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		if p != "" && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, c := range calls {
+		args, _ := Unwrap(c.Args)
+		if len(args) == 0 || !args[0].Known {
+			continue
+		}
+		cmd := args[0].Text
+		name := baseName(cmd)
+		switch {
+		case IsShell(name) || name == "source" || name == ".":
+			add(shellScriptArg(args[1:]))
+		case strings.Contains(cmd, "/") || strings.HasSuffix(cmd, ".sh") || strings.HasSuffix(cmd, ".bash"):
+			if !inSystemDir(cmd) {
+				add(path.Clean(cmd))
+			}
+		}
+	}
+	return out
+}
+
+// shellScriptArg is the script operand of sh/bash: the first word that is
+// not an option, unless -c makes the shell read a string instead.
+func shellScriptArg(args []Arg) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case !a.Known:
+			return ""
+		case a.Text == "-c" || (strings.HasPrefix(a.Text, "-") && !strings.HasPrefix(a.Text, "--") && strings.Contains(a.Text, "c")):
+			return ""
+		case a.Text == "-o" || a.Text == "+o" || a.Text == "-O" || a.Text == "+O":
+			i++
+		case strings.HasPrefix(a.Text, "-") || strings.HasPrefix(a.Text, "+"):
+		default:
+			return path.Clean(a.Text)
+		}
+	}
+	return ""
+}
+
+func inSystemDir(p string) bool {
+	for _, d := range systemDirs {
+		if strings.HasPrefix(p, d) {
+			return true
+		}
+	}
+	return false
+}
