@@ -98,7 +98,7 @@ func TestRelativeScriptAndUnread(t *testing.T) {
 	root := write(t, map[string]string{
 		"a/.devcontainer/devcontainer.json": `{"image": "debian:12", "workspaceFolder": "/work", "workspaceMount": "source=${localWorkspaceFolder},target=/work,type=bind",
   "postCreateCommand": "sudo bash ${containerWorkspaceFolder}/.devcontainer/egress.sh"}`,
-		"a/.devcontainer/egress.sh": script,
+		"a/.devcontainer/egress.sh":         script,
 		"b/.devcontainer/devcontainer.json": `{"image": "debian:12", "postStartCommand": "sudo /opt/init-firewall.sh"}`,
 		"c/.devcontainer/devcontainer.json": `{"image": "debian:12", "postStartCommand": {"fw": "bash .devcontainer/run-firewall.sh"}}`,
 		"c/.devcontainer/run-firewall.sh":   "#!/bin/sh\necho nothing here\n",
