@@ -227,6 +227,9 @@ type Image struct {
 	Sudoers []SudoRule  `json:"sudoers"`
 	Groups  []UserGroup `json:"groups"`
 	Copies  []Copy      `json:"copies"`
+	// Sudo are the grants of Sudoers (and of a Dev Containers base image)
+	// that apply to RunUser, the user containers from the image run as.
+	Sudo []SudoRule `json:"sudo"`
 	// RunUser is FinalUser with the Dockerfile's ARG and ENV defaults
 	// substituted (USER ${USERNAME} with ARG USERNAME=vscode is vscode).
 	RunUser *Str `json:"run_user,omitempty"`

@@ -156,6 +156,9 @@ func (b *builder) finish() {
 		b.img.Sudoers = append(b.img.Sudoers, st.sudoers...)
 		b.img.Groups = append(b.img.Groups, st.groups...)
 	}
+	if u := b.img.RunUser; u != nil {
+		b.img.Sudo = Grants(&b.img, u.Value)
+	}
 }
 
 // cur is the stage being read, nil before the first FROM.

@@ -43,6 +43,11 @@ ENTRYPOINT ["/usr/local/bin/entry.sh"]
 	if diff := cmp.Diff(wantSudo, img.Sudoers); diff != "" {
 		t.Errorf("sudoers (-want +got):\n%s", diff)
 	}
+	// The grants for the image's user: its own line and the %wheel line
+	// of a group the image adds it to.
+	if diff := cmp.Diff([]model.SudoRule{wantSudo[0], wantSudo[3]}, img.Sudo); diff != "" {
+		t.Errorf("sudo for the image's user (-want +got):\n%s", diff)
+	}
 	wantGroups := []model.UserGroup{
 		{User: "dev", Group: "sudo", Loc: loc(f, 5)},
 		{User: "dev", Group: "docker", Loc: loc(f, 5)},

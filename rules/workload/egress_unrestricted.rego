@@ -7,8 +7,9 @@
 #   agent that reads a prompt injection can send the repository, its tokens and
 #   anything it can reach to any host on the internet, and fetch and run any
 #   code. Fires when egress is not declared, when the declared control allows
-#   every destination, or when it is declared but not default-deny; quiet for
-#   network none.
+#   every destination, or when it is declared but not default-deny (a
+#   firewall script whose OUTPUT policy stays ACCEPT, or one that was not read);
+#   quiet for network none.
 # related_resources:
 #   - ref: https://kubernetes.io/docs/concepts/services-networking/network-policies/
 #     description: Kubernetes — NetworkPolicy, default deny all egress traffic
@@ -47,6 +48,8 @@ egress(w) := object.get(w, "egress", null)
 # The ways to be unrestricted, each with its own wording.
 problem(w) := "declares no egress restriction" if {
 	not is_object(egress(w))
+} else := sprintf("runs firewall script %s, which was not read (%s): nothing shows that egress is denied by default", [egress(w).script.runs, egress(w).script.not_read]) if {
+	object.get(egress(w), ["script", "not_read"], "") != ""
 } else := sprintf("has an egress control (%s) that allows every destination", [by(w)]) if {
 	object.get(egress(w), "allow_all", false) == true
 } else := sprintf("has an egress control (%s) that does not deny by default", [by(w)]) if {

@@ -62,3 +62,24 @@ test_hardened_quiet if {
 test_empty_input_quiet if {
 	count(egress_unrestricted.deny) == 0 with input as {}
 }
+
+test_unread_firewall_script_fires if {
+	fs := egress_unrestricted.deny with input as {"workloads": [{
+		"source": "devcontainer", "name": "dev", "file": ".devcontainer/devcontainer.json", "line": 1,
+		"egress": {
+			"restricted": false, "unverified": true, "by": "firewall script /opt/fw.sh (postStartCommand), not read: not among the files read",
+			"script": {"runs": "/opt/fw.sh", "phase": "postStart", "not_read": "not among the files read"},
+		},
+	}]}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "runs firewall script /opt/fw.sh, which was not read (not among the files read): nothing shows that egress is denied by default")
+}
+
+test_script_restricted_quiet if {
+	fs := egress_unrestricted.deny with input as {"workloads": [{
+		"source": "devcontainer", "name": "dev",
+		"egress": {"restricted": true, "unverified": true, "by": "firewall script .devcontainer/fw.sh (postStartCommand)", "script": {"path": ".devcontainer/fw.sh"}},
+	}]}
+	count(fs) == 0
+}
