@@ -40,3 +40,23 @@ str(w, key) := lower(trim_space(object.get(w, [key, "value"], "")))
 # "seccomp = unconfined" both become "seccomp=unconfined" (Docker accepts the
 # colon form for compatibility).
 opt(o) := replace(replace(lower(o), " ", ""), ":", "=")
+
+# home_re matches a host path in a home directory: ~/…, ${localEnv:HOME}/…,
+# ${HOME}/…, $HOME/…, /home/<user>/…, /root/…, /Users/<user>/….
+home_re := `^(?:~|(?:\$\{(?:localEnv:|env:)?(?:HOME|USERPROFILE)[^}]*\}|\$(?:HOME|USERPROFILE))+|/home/[^/]+|/root|/Users/[^/]+|[A-Za-z]:/Users/[^/]+)(/.*)?$`
+
+# home_rest(src) is the path below a home directory ("" for the home itself),
+# undefined when src is not under one.
+home_rest(src) := rest if {
+	s := replace(src, "\\", "/")
+	some m in regex.find_all_string_submatch_n(home_re, s, 1)
+	rest := trim(regex.replace(m[1], "/+", "/"), "/")
+}
+
+# not_host are mount types that never name a host path.
+not_host := {"volume", "pvc", "tmpfs", "secret", "configmap", "emptyDir", "image", "npipe"}
+
+host_mount(m) if {
+	not object.get(m, "type", "") in not_host
+	object.get(m, "source", "") != ""
+}
