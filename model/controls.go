@@ -92,3 +92,33 @@ type Build struct {
 	Context    string `json:"context"`
 	Loc
 }
+
+// ComposeRef is the compose service a devcontainer runs in
+// (dockerComposeFile and service).
+type ComposeRef struct {
+	// Files are the compose files, relative to the scanned root.
+	Files   []string `json:"files"`
+	Service string   `json:"service"`
+	Loc
+}
+
+// BuildOf is what workload w's image is built from: its own build, or, for
+// a devcontainer that runs in a compose service, that service's build.
+// Use it after every file was collected (in Link).
+func (d *Document) BuildOf(w *Workload) *Build {
+	if w.Build != nil || w.Compose == nil {
+		return w.Build
+	}
+	for i := range d.Workloads {
+		s := &d.Workloads[i]
+		if s.Source != "compose" || s.Name != w.Compose.Service || s.Build == nil {
+			continue
+		}
+		for _, f := range w.Compose.Files {
+			if s.File == f {
+				return s.Build
+			}
+		}
+	}
+	return nil
+}

@@ -142,6 +142,9 @@ type Workload struct {
 	// devcontainer's workspaceMount, or the read-write bind of the local
 	// folder that the devcontainer CLI makes when none is given.
 	Workspace *Mount `json:"workspace,omitempty"`
+	// Compose is the compose service a devcontainer runs in; its image is
+	// built from that service's build.
+	Compose *ComposeRef `json:"compose,omitempty"`
 }
 
 // Egress is what the configuration declares about outbound traffic.

@@ -110,6 +110,7 @@ func TestCollectCases(t *testing.T) {
 		want: func() model.Workload {
 			w := wl(1)
 			w.Workspace = nil // the compose file mounts the workspace
+			w.Compose = &model.ComposeRef{Files: []string{"docker-compose.yml"}, Service: "app", Loc: l(2)}
 			w.Name = "app"
 			w.Privileged = bp(true, 6)
 			w.Features = []model.Str{

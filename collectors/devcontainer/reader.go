@@ -40,6 +40,9 @@ type reader struct {
 	workspaceFolder *model.Str
 	workspaceMount  *model.Mount
 	composed        bool
+	composeFiles    []string
+	composeAt       model.Loc
+	service         string
 	// features keeps each feature's options object, for what they change.
 	featureOpts map[string]*hujson.Value
 }
@@ -71,8 +74,11 @@ func (r *reader) read(obj *hujson.Object) {
 				r.w.Name = s
 			}
 		case "service":
-			if s, ok := str(v); ok && r.w.Name == "" {
-				r.w.Name = s
+			if s, ok := str(v); ok {
+				r.service = s
+				if r.w.Name == "" {
+					r.w.Name = s
+				}
 			}
 		case "image":
 			r.image = r.str(v)
@@ -116,6 +122,16 @@ func (r *reader) read(obj *hujson.Object) {
 			r.workspaceFolder = r.str(v)
 		case "dockerComposeFile":
 			r.composed = true
+			r.composeAt = r.loc(m.off)
+			vals := elems(v)
+			if vals == nil {
+				vals = []*hujson.Value{v}
+			}
+			for _, e := range vals {
+				if s, ok := str(e); ok && s != "" {
+					r.composeFiles = append(r.composeFiles, path.Join(path.Dir(r.file), s))
+				}
+			}
 		case "features":
 			r.features(v)
 		case "containerEnv", "remoteEnv":
@@ -177,6 +193,9 @@ func (r *reader) finish() {
 		}
 		loc := r.dockerfile.Loc
 		r.w.Build = &model.Build{Dockerfile: r.dockerfile.Value, Context: path.Join(path.Dir(r.file), ctx), Loc: loc}
+	}
+	if r.composed && r.service != "" {
+		r.w.Compose = &model.ComposeRef{Files: r.composeFiles, Service: r.service, Loc: r.composeAt}
 	}
 	r.workspace()
 	r.scripts()

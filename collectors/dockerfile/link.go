@@ -21,10 +21,11 @@ func (Collector) Link(doc *model.Document) {
 	}
 	for i := range doc.Workloads {
 		w := &doc.Workloads[i]
-		if w.Build == nil {
+		b := doc.BuildOf(w)
+		if b == nil {
 			continue
 		}
-		img := images[w.Build.Dockerfile]
+		img := images[b.Dockerfile]
 		if img == nil {
 			continue
 		}

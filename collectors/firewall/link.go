@@ -33,17 +33,15 @@ func (Collector) Link(doc *model.Document) {
 		if w.Egress != nil && w.Egress.Restricted && !w.Egress.Unverified {
 			continue
 		}
-		if eg := egressFor(w, images[buildFile(w)], scripts, read); eg != nil {
+		b := doc.BuildOf(w)
+		var img *model.Image
+		if b != nil {
+			img = images[b.Dockerfile]
+		}
+		if eg := egressFor(w, b, img, scripts, read); eg != nil {
 			w.Egress = eg
 		}
 	}
-}
-
-func buildFile(w *model.Workload) string {
-	if w.Build == nil {
-		return ""
-	}
-	return w.Build.Dockerfile
 }
 
 // run is one script a workload runs, with where it is said.
@@ -77,17 +75,17 @@ func runs(w *model.Workload, img *model.Image) []run {
 // egressFor is the egress a workload's firewall script sets up; nil when
 // it runs none. A script that was not read keeps egress unrestricted: what
 // it does is unknown.
-func egressFor(w *model.Workload, img *model.Image, scripts map[string]*model.Firewall, read map[string]bool) *model.Egress {
+func egressFor(w *model.Workload, b *model.Build, img *model.Image, scripts map[string]*model.Firewall, read map[string]bool) *model.Egress {
 	var notRead *model.Egress
 	for _, r := range runs(w, img) {
-		for _, p := range candidates(r.ref, w, img) {
+		for _, p := range candidates(r.ref, b, img) {
 			if fw := scripts[p]; fw != nil {
 				return scriptEgress(r, p, fw)
 			}
 		}
 		if notRead == nil && w.Egress == nil && looksLikeFirewall(r.ref) {
 			reason := "not among the files read"
-			for _, p := range candidates(r.ref, w, img) {
+			for _, p := range candidates(r.ref, b, img) {
 				if read[p] {
 					reason = "it programs no packet filter"
 				}
@@ -124,11 +122,11 @@ func scriptEgress(r run, file string, fw *model.Firewall) *model.Egress {
 // candidates are the repository files a script reference may be: the path
 // itself when the collector placed it in the repository, else the
 // build-context file the image copies to that container path.
-func candidates(ref string, w *model.Workload, img *model.Image) []string {
+func candidates(ref string, b *model.Build, img *model.Image) []string {
 	if !strings.HasPrefix(ref, "/") {
 		return []string{ref}
 	}
-	if img == nil || w.Build == nil {
+	if img == nil || b == nil {
 		return nil
 	}
 	var out []string
@@ -143,7 +141,7 @@ func candidates(ref string, w *model.Workload, img *model.Image) []string {
 				target = path.Join(dest, path.Base(src))
 			}
 			if path.Clean(target) == path.Clean(ref) {
-				out = append(out, path.Join(w.Build.Context, src))
+				out = append(out, path.Join(b.Context, src))
 			}
 		}
 	}

@@ -134,3 +134,28 @@ func TestEnforcedControlWins(t *testing.T) {
 		t.Errorf("egress = %+v", eg)
 	}
 }
+
+// TestComposeDevcontainer: a devcontainer on a compose service finds the
+// script through the service's build.
+func TestComposeDevcontainer(t *testing.T) {
+	root := write(t, map[string]string{
+		".devcontainer/devcontainer.json": `{"dockerComposeFile": "compose.yaml", "service": "agent", "remoteUser": "node",
+  "postStartCommand": "sudo /usr/local/bin/init-firewall.sh"}`,
+		".devcontainer/compose.yaml":     "services:\n  agent:\n    build:\n      context: .\n    volumes:\n      - ..:/workspace\n",
+		".devcontainer/Dockerfile":       "FROM node:22\nCOPY init-firewall.sh /usr/local/bin/\nRUN echo 'node ALL=(ALL) NOPASSWD:ALL' > /etc/sudoers.d/node\nUSER node\n",
+		".devcontainer/init-firewall.sh": script,
+	})
+	doc := scan(t, root)
+	var dev model.Workload
+	for _, w := range doc.Workloads {
+		if w.Source == "devcontainer" {
+			dev = w
+		}
+	}
+	if dev.Egress == nil || !dev.Egress.Restricted || dev.Egress.Script.Path != ".devcontainer/init-firewall.sh" {
+		t.Errorf("egress = %+v", dev.Egress)
+	}
+	if len(dev.Sudo) != 1 || dev.Sudo[0].Commands[0] != "ALL" {
+		t.Errorf("sudo = %+v", dev.Sudo)
+	}
+}
