@@ -61,6 +61,9 @@ type SudoRule struct {
 	Who      string `json:"who"`
 	RunAs    string `json:"run_as"` // as written: (root), (ALL), (ALL:ALL); "" means root
 	NoPasswd bool   `json:"nopasswd"`
+	// SetEnv is the SETENV tag: the user may pass any environment to the
+	// command (LD_PRELOAD, BASH_ENV), past sudo's env_reset.
+	SetEnv bool `json:"setenv,omitempty"`
 	// Commands are the commands the line allows, as written; "ALL" is every command.
 	Commands []string `json:"commands"`
 	// Via says where the line comes from: "sudoers" (written by the
@@ -121,4 +124,13 @@ func (d *Document) BuildOf(w *Workload) *Build {
 		}
 	}
 	return nil
+}
+
+// Script is a shell script of the repository that runs other scripts
+// (an entrypoint that calls the firewall script), so a command that runs it
+// can be followed to what it runs.
+type Script struct {
+	Loc
+	// Runs are the scripts it runs, as written (container or relative paths).
+	Runs []string `json:"runs"`
 }

@@ -59,6 +59,8 @@ type Document struct {
 	// Firewalls are firewall scripts of the repository; collectors' Link
 	// joins them to the workloads whose commands run them.
 	Firewalls []Firewall `json:"firewalls"`
+	// Scripts are the scripts of the repository that run other scripts.
+	Scripts []Script `json:"scripts"`
 }
 
 // File is one file a collector read, with the format it was read as.

@@ -14,6 +14,7 @@ func (d *Document) Merge(o *Document) {
 	d.GitConfigs = append(d.GitConfigs, o.GitConfigs...)
 	d.Credentials = append(d.Credentials, o.Credentials...)
 	d.Firewalls = append(d.Firewalls, o.Firewalls...)
+	d.Scripts = append(d.Scripts, o.Scripts...)
 	d.RuntimeClasses = append(d.RuntimeClasses, o.RuntimeClasses...)
 	d.ServiceAccounts = append(d.ServiceAccounts, o.ServiceAccounts...)
 	d.Raw = append(d.Raw, o.Raw...)

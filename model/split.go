@@ -80,6 +80,10 @@ func (d *Document) Split(maxFiles int) []*Document {
 		p := part(x.File)
 		p.Firewalls = append(p.Firewalls, x)
 	}
+	for _, x := range d.Scripts {
+		p := part(x.File)
+		p.Scripts = append(p.Scripts, x)
+	}
 	for _, x := range d.Raw {
 		p := part(x.File)
 		p.Raw = append(p.Raw, x)

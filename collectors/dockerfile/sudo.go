@@ -176,8 +176,11 @@ func parseSudoers(text string, loc model.Loc) []model.SudoRule {
 			if !found || !isTag(tag) {
 				break
 			}
-			if tag == "NOPASSWD" {
+			switch tag {
+			case "NOPASSWD":
 				r.NoPasswd = true
+			case "SETENV":
+				r.SetEnv = true
 			}
 			spec = strings.TrimSpace(after)
 		}

@@ -16,7 +16,7 @@ ARG USERNAME
 ENV TOOLS=/opt/tools
 RUN useradd -m "$USERNAME" && usermod -aG sudo,docker "$USERNAME" \
  && echo $USERNAME ALL=\(root\) NOPASSWD:ALL > /etc/sudoers.d/$USERNAME
-RUN printf '%s ALL=(root) NOPASSWD: /usr/local/bin/fw.sh\n' ci | tee /etc/sudoers.d/ci
+RUN printf '%s ALL=(root) NOPASSWD:SETENV: /usr/local/bin/fw.sh\n' ci | tee /etc/sudoers.d/ci
 RUN cat > /etc/sudoers.d/ops <<EOF
 # comment
 Defaults env_keep += "HOME"
@@ -35,7 +35,7 @@ ENTRYPOINT ["/usr/local/bin/entry.sh"]
 	img := doc.Images[0]
 	wantSudo := []model.SudoRule{
 		{Who: "dev", RunAs: "(root)", NoPasswd: true, Commands: []string{"ALL"}, Via: "sudoers", Loc: loc(f, 5)},
-		{Who: "ci", RunAs: "(root)", NoPasswd: true, Commands: []string{"/usr/local/bin/fw.sh"}, Via: "sudoers", Loc: loc(f, 7)},
+		{Who: "ci", RunAs: "(root)", NoPasswd: true, SetEnv: true, Commands: []string{"/usr/local/bin/fw.sh"}, Via: "sudoers", Loc: loc(f, 7)},
 		{Who: "%ops", RunAs: "(ALL:ALL)", NoPasswd: true, Commands: []string{"/usr/sbin/iptables", "/usr/sbin/ip6tables"}, Via: "sudoers", Loc: loc(f, 8)},
 		{Who: "%wheel", RunAs: "(ALL)", NoPasswd: true, Commands: []string{"ALL"}, Via: "sudoers", Loc: loc(f, 13)},
 		{Who: "reader", RunAs: "(ALL)", Commands: []string{"ALL"}, Via: "sudoers", Loc: loc(f, 14)},

@@ -79,6 +79,9 @@ func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.
 	if fw := Analyze(p, calls); fw != nil {
 		doc.Firewalls = append(doc.Firewalls, *fw)
 	}
+	if runs := shell.ScriptsOf(calls); len(runs) > 0 {
+		doc.Scripts = append(doc.Scripts, model.Script{Loc: model.Loc{File: p, Line: 1}, Runs: runs})
+	}
 	return nil
 }
 

@@ -20,6 +20,10 @@ func (Collector) Link(doc *model.Document) {
 	for i := range doc.Firewalls {
 		scripts[doc.Firewalls[i].File] = &doc.Firewalls[i]
 	}
+	calls := map[string][]string{}
+	for _, s := range doc.Scripts {
+		calls[s.File] = s.Runs
+	}
 	read := map[string]bool{}
 	for _, f := range doc.Files {
 		read[f.Path] = true
@@ -38,7 +42,7 @@ func (Collector) Link(doc *model.Document) {
 		if b != nil {
 			img = images[b.Dockerfile]
 		}
-		if eg := egressFor(w, b, img, scripts, read); eg != nil {
+		if eg := egressFor(w, b, img, &index{scripts, calls, read}); eg != nil {
 			w.Egress = eg
 		}
 	}
@@ -72,21 +76,30 @@ func runs(w *model.Workload, img *model.Image) []run {
 	return out
 }
 
+// index is what Link knows about the repository's scripts.
+type index struct {
+	firewalls map[string]*model.Firewall
+	calls     map[string][]string // script file -> scripts it runs
+	read      map[string]bool
+}
+
+// maxHops bounds how far Link follows scripts that run scripts (an
+// entrypoint that runs the firewall script).
+const maxHops = 3
+
 // egressFor is the egress a workload's firewall script sets up; nil when
 // it runs none. A script that was not read keeps egress unrestricted: what
 // it does is unknown.
-func egressFor(w *model.Workload, b *model.Build, img *model.Image, scripts map[string]*model.Firewall, read map[string]bool) *model.Egress {
+func egressFor(w *model.Workload, b *model.Build, img *model.Image, ix *index) *model.Egress {
 	var notRead *model.Egress
 	for _, r := range runs(w, img) {
-		for _, p := range candidates(r.ref, b, img) {
-			if fw := scripts[p]; fw != nil {
-				return scriptEgress(r, p, fw)
-			}
+		if eg := ix.follow(r, r.ref, "", b, img, 0); eg != nil {
+			return eg
 		}
 		if notRead == nil && w.Egress == nil && looksLikeFirewall(r.ref) {
 			reason := "not among the files read"
-			for _, p := range candidates(r.ref, b, img) {
-				if read[p] {
+			for _, p := range candidates(r.ref, "", b, img) {
+				if ix.read[p] {
 					reason = "it programs no packet filter"
 				}
 			}
@@ -100,6 +113,25 @@ func egressFor(w *model.Workload, b *model.Build, img *model.Image, scripts map[
 		}
 	}
 	return notRead
+}
+
+// follow resolves one script reference, from the script in file "from"
+// ("" for a workload's command), to a firewall, through scripts that run it.
+func (ix *index) follow(r run, ref, from string, b *model.Build, img *model.Image, hops int) *model.Egress {
+	for _, p := range candidates(ref, from, b, img) {
+		if fw := ix.firewalls[p]; fw != nil {
+			return scriptEgress(r, p, fw)
+		}
+		if hops >= maxHops {
+			continue
+		}
+		for _, next := range ix.calls[p] {
+			if eg := ix.follow(r, next, p, b, img, hops+1); eg != nil {
+				return eg
+			}
+		}
+	}
+	return nil
 }
 
 func scriptEgress(r run, file string, fw *model.Firewall) *model.Egress {
@@ -122,8 +154,17 @@ func scriptEgress(r run, file string, fw *model.Firewall) *model.Egress {
 // candidates are the repository files a script reference may be: the path
 // itself when the collector placed it in the repository, else the
 // build-context file the image copies to that container path.
-func candidates(ref string, b *model.Build, img *model.Image) []string {
-	if !strings.HasPrefix(ref, "/") {
+func candidates(ref, from string, b *model.Build, img *model.Image) []string {
+	switch {
+	case strings.HasPrefix(ref, "$"):
+		// "$DIR/x.sh" in a script: most often a script beside it.
+		if from == "" {
+			return nil
+		}
+		return []string{path.Join(path.Dir(from), path.Base(ref))}
+	case !strings.HasPrefix(ref, "/") && from != "":
+		return []string{path.Join(path.Dir(from), ref)}
+	case !strings.HasPrefix(ref, "/"):
 		return []string{ref}
 	}
 	if img == nil || b == nil {

@@ -159,3 +159,23 @@ func TestComposeDevcontainer(t *testing.T) {
 		t.Errorf("sudo = %+v", dev.Sudo)
 	}
 }
+
+// TestScriptChain: the command runs an entrypoint that runs the firewall
+// script, by its container path and by a path beside it.
+func TestScriptChain(t *testing.T) {
+	root := write(t, map[string]string{
+		".devcontainer/devcontainer.json":   `{"build": {"dockerfile": "Dockerfile"}, "postStartCommand": "/usr/local/bin/entrypoint.sh true"}`,
+		".devcontainer/Dockerfile":          "FROM debian:12\nCOPY entrypoint.sh fw/egress.sh /usr/local/bin/\n",
+		".devcontainer/entrypoint.sh":       "#!/bin/sh\nset -e\nsudo /usr/local/bin/egress.sh\nexec \"$@\"\n",
+		".devcontainer/fw/egress.sh":        script,
+		"b/.devcontainer/devcontainer.json": `{"image": "debian:12", "postStartCommand": "bash .devcontainer/start.sh"}`,
+		"b/.devcontainer/start.sh":          "#!/bin/bash\nDIR=\"$(cd \"$(dirname \"$0\")\" && pwd)\"\nsudo \"$DIR/egress.sh\"\n",
+		"b/.devcontainer/egress.sh":         script,
+	})
+	doc := scan(t, root)
+	for _, w := range doc.Workloads {
+		if w.Egress == nil || !w.Egress.Restricted || w.Egress.Script.Rules == nil {
+			t.Errorf("%s: egress = %+v", w.File, w.Egress)
+		}
+	}
+}

@@ -59,6 +59,13 @@ root_equivalent(g) := "every command" if {
 	trim_space(c) == "ALL"
 }
 
+else := sprintf("%s with any environment it chooses (SETENV: LD_PRELOAD, BASH_ENV)", [c]) if {
+	passwordless(g)
+	runs_as_root(g)
+	object.get(g, "setenv", false) == true
+	some c in object.get(g, "commands", [])
+}
+
 else := sprintf("%s, which runs anything as root", [c]) if {
 	passwordless(g)
 	runs_as_root(g)

@@ -74,3 +74,11 @@ test_root_workload_left_to_runs_as_root if {
 	fs := sudo_root_equivalent.deny with input as {"workloads": [w]}
 	count(fs) == 0
 }
+
+test_setenv_fires if {
+	g := object.union(grant("vscode", ["/usr/local/bin/init-proxy.sh"], true, "sudoers"), {"setenv": true})
+	fs := sudo_root_equivalent.deny with input as {"workloads": [dev({"sudo": [g]})]}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "/usr/local/bin/init-proxy.sh with any environment it chooses (SETENV")
+}

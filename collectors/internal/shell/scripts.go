@@ -17,6 +17,11 @@ func Scripts(text string) []string {
 	if err != nil {
 		return nil
 	}
+	return ScriptsOf(calls)
+}
+
+// ScriptsOf is Scripts for commands already read.
+func ScriptsOf(calls []Call) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(p string) {
@@ -27,10 +32,17 @@ func Scripts(text string) []string {
 	}
 	for _, c := range calls {
 		args, _ := Unwrap(c.Args)
-		if len(args) == 0 || !args[0].Known {
+		if len(args) == 0 {
 			continue
 		}
 		cmd := args[0].Text
+		if !args[0].Known {
+			// "$DIR/init-firewall.sh": run directly from an unknown folder.
+			if strings.HasSuffix(cmd, ".sh") || strings.HasSuffix(cmd, ".bash") {
+				add(cmd)
+			}
+			continue
+		}
 		name := baseName(cmd)
 		switch {
 		case IsShell(name) || name == "source" || name == ".":
@@ -50,6 +62,9 @@ func shellScriptArg(args []Arg) string {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
+		case !a.Known && (strings.HasSuffix(a.Text, ".sh") || strings.HasSuffix(a.Text, ".bash")):
+			// "$SCRIPT_DIR/warmup.sh": the directory is unknown, the name is not.
+			return a.Text
 		case !a.Known:
 			return ""
 		case a.Text == "-c" || (strings.HasPrefix(a.Text, "-") && !strings.HasPrefix(a.Text, "--") && strings.Contains(a.Text, "c")):
