@@ -26,6 +26,10 @@ type Firewall struct {
 	// Holes are exceptions that do not name a destination, and ways the
 	// script leaves egress open.
 	Holes []Hole `json:"holes"`
+	// Sudo is set when every packet-filter command of the script runs
+	// through sudo, so the script applies its rules when a non-root user
+	// runs it.
+	Sudo bool `json:"sudo"`
 }
 
 // Hole is one way a firewall script lets traffic out without naming where to.
@@ -51,6 +55,9 @@ type EgressScript struct {
 	Path    string    `json:"path"`
 	NotRead string    `json:"not_read,omitempty"`
 	Rules   *Firewall `json:"rules,omitempty"`
+	// Sudo is set when the command, or a script on the way, runs it
+	// through sudo or doas (as root, whoever the workload's user is).
+	Sudo bool `json:"sudo"`
 }
 
 // SudoRule is one sudoers grant: a line an image writes to /etc/sudoers or
@@ -131,6 +138,8 @@ func (d *Document) BuildOf(w *Workload) *Build {
 // can be followed to what it runs.
 type Script struct {
 	Loc
-	// Runs are the scripts it runs, as written (container or relative paths).
-	Runs []string `json:"runs"`
+	// Runs are the scripts it runs, as written (container or relative
+	// paths); SudoRuns those it runs through sudo or doas.
+	Runs     []string `json:"runs"`
+	SudoRuns []string `json:"sudo_runs"`
 }

@@ -216,6 +216,8 @@ type Command struct {
 	// sudo /usr/local/bin/x.sh): relative to the scanned root when the
 	// format places them in the repository, else the container path.
 	Scripts []string `json:"scripts"`
+	// SudoScripts are those of Scripts it runs through sudo or doas.
+	SudoScripts []string `json:"sudo_scripts"`
 }
 
 // Image is a Dockerfile / Containerfile.

@@ -100,15 +100,26 @@ func (r *reader) scripts() {
 			continue
 		}
 		text := strings.NewReplacer("${containerWorkspaceFolder}", cwd, "${containerWorkspaceFolderBasename}", path.Base(cwd)).Replace(c.Text)
-		for _, p := range shell.Scripts(text) {
+		place := func(p string) string {
 			switch {
 			case strings.HasPrefix(p, "$"):
+				return ""
 			case !strings.HasPrefix(p, "/"):
-				c.Scripts = append(c.Scripts, path.Join(repo, sub, p))
+				return path.Join(repo, sub, p)
 			case p == root || strings.HasPrefix(p, root+"/"):
-				c.Scripts = append(c.Scripts, path.Join(repo, strings.TrimPrefix(p, root)))
-			default:
-				c.Scripts = append(c.Scripts, p)
+				return path.Join(repo, strings.TrimPrefix(p, root))
+			}
+			return p
+		}
+		scripts, sudo := shell.ScriptRuns(text)
+		for _, p := range scripts {
+			if q := place(p); q != "" {
+				c.Scripts = append(c.Scripts, q)
+			}
+		}
+		for _, p := range sudo {
+			if q := place(p); q != "" {
+				c.SudoScripts = append(c.SudoScripts, q)
 			}
 		}
 	}

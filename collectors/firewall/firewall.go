@@ -79,8 +79,8 @@ func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.
 	if fw := Analyze(p, calls); fw != nil {
 		doc.Firewalls = append(doc.Firewalls, *fw)
 	}
-	if runs := shell.ScriptsOf(calls); len(runs) > 0 {
-		doc.Scripts = append(doc.Scripts, model.Script{Loc: model.Loc{File: p, Line: 1}, Runs: runs})
+	if runs, sudo := shell.ScriptsOf(calls); len(runs) > 0 {
+		doc.Scripts = append(doc.Scripts, model.Script{Loc: model.Loc{File: p, Line: 1}, Runs: runs, SudoRuns: sudo})
 	}
 	return nil
 }
@@ -109,6 +109,9 @@ type state struct {
 	ipv6Off *model.Loc
 	// exits are successful exits under a condition, before any deny.
 	exits []model.Loc
+	// filterCalls counts the packet-filter commands, sudoCalls those run
+	// through sudo.
+	filterCalls, sudoCalls int
 }
 
 func newState(file string) *state {
@@ -118,12 +121,18 @@ func newState(file string) *state {
 func (s *state) loc(line int) model.Loc { return model.Loc{File: s.file, Line: line} }
 
 func (s *state) call(c shell.Call) {
-	args, _ := shell.Unwrap(c.Args)
+	args, sudo := shell.Unwrap(c.Args)
 	if len(args) == 0 || !args[0].Known {
 		return
 	}
 	name := path.Base(args[0].Text)
 	rest := args[1:]
+	if filterTool(name) {
+		s.filterCalls++
+		if sudo {
+			s.sudoCalls++
+		}
+	}
 	switch {
 	case name == "exit":
 		if c.Cond && !c.Sub && (len(rest) == 0 || rest[0].Text == "0") && !s.denied() {
@@ -242,7 +251,7 @@ func (s *state) result() *model.Firewall {
 	if len(s.tools) == 0 {
 		return nil
 	}
-	fw := &model.Firewall{Loc: s.loc(1), Allow: []string{}, Holes: []model.Hole{}}
+	fw := &model.Firewall{Loc: s.loc(1), Allow: []string{}, Holes: []model.Hole{}, Sudo: s.filterCalls > 0 && s.sudoCalls == s.filterCalls}
 	for t := range s.tools {
 		fw.Tools = append(fw.Tools, t)
 	}
@@ -352,4 +361,14 @@ func verdictOf(d *decision, file string) *model.Str {
 		v = "deny"
 	}
 	return &model.Str{Value: v, Loc: model.Loc{File: file, Line: d.line}}
+}
+
+// filterTool reports a command that programs the packet filter.
+func filterTool(name string) bool {
+	for _, p := range []string{"iptables", "ip6tables", "nft", "ipset", "ufw"} {
+		if name == p || strings.HasPrefix(name, p+"-") {
+			return !strings.Contains(name, "save")
+		}
+	}
+	return false
 }

@@ -104,9 +104,13 @@ sysctl -w net.ipv6.conf.all.disable_ipv6=1
 rule -A OUTPUT -d 10.1.2.3/32 -p tcp --dport 3128 -j ACCEPT
 rule -P OUTPUT DROP
 `,
-		want: firewall([]string{"iptables"}, policy("deny", 8), "disabled", []string{"10.1.2.3/32 tcp/3128"},
-			hole("fail-open", "exits successfully under a condition before the default-deny is set, leaving egress open", 4),
-		),
+		want: func() *model.Firewall {
+			fw := firewall([]string{"iptables"}, policy("deny", 8), "disabled", []string{"10.1.2.3/32 tcp/3128"},
+				hole("fail-open", "exits successfully under a condition before the default-deny is set, leaving egress open", 4),
+			)
+			fw.Sudo = true // every rule goes through sudo
+			return fw
+		}(),
 	}, {
 		name: "default-deny only under a condition",
 		src: `iptables -A OUTPUT -d 192.0.2.10 -j ACCEPT

@@ -2,6 +2,7 @@ package firewall
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/shell"
@@ -20,9 +21,9 @@ func (Collector) Link(doc *model.Document) {
 	for i := range doc.Firewalls {
 		scripts[doc.Firewalls[i].File] = &doc.Firewalls[i]
 	}
-	calls := map[string][]string{}
+	calls := map[string]model.Script{}
 	for _, s := range doc.Scripts {
-		calls[s.File] = s.Runs
+		calls[s.File] = s
 	}
 	read := map[string]bool{}
 	for _, f := range doc.Files {
@@ -48,10 +49,12 @@ func (Collector) Link(doc *model.Document) {
 	}
 }
 
-// run is one script a workload runs, with where it is said.
+// run is one script a workload runs, with where it is said and whether
+// through sudo.
 type run struct {
 	ref   string
 	phase string
+	sudo  bool
 	loc   model.Loc
 }
 
@@ -65,12 +68,13 @@ func runs(w *model.Workload, img *model.Image) []run {
 			continue
 		}
 		for _, s := range c.Scripts {
-			out = append(out, run{ref: s, phase: c.Phase, loc: c.Loc})
+			out = append(out, run{ref: s, phase: c.Phase, sudo: slices.Contains(c.SudoScripts, s), loc: c.Loc})
 		}
 	}
 	if img != nil && img.Entrypoint != nil && w.Source != "devcontainer" {
-		for _, s := range shell.Scripts(img.Entrypoint.Value) {
-			out = append(out, run{ref: s, phase: "entrypoint", loc: img.Entrypoint.Loc})
+		scripts, sudo := shell.ScriptRuns(img.Entrypoint.Value)
+		for _, s := range scripts {
+			out = append(out, run{ref: s, phase: "entrypoint", sudo: slices.Contains(sudo, s), loc: img.Entrypoint.Loc})
 		}
 	}
 	return out
@@ -79,7 +83,7 @@ func runs(w *model.Workload, img *model.Image) []run {
 // index is what Link knows about the repository's scripts.
 type index struct {
 	firewalls map[string]*model.Firewall
-	calls     map[string][]string // script file -> scripts it runs
+	calls     map[string]model.Script // script file -> the scripts it runs
 	read      map[string]bool
 }
 
@@ -125,8 +129,11 @@ func (ix *index) follow(r run, ref, from string, b *model.Build, img *model.Imag
 		if hops >= maxHops {
 			continue
 		}
-		for _, next := range ix.calls[p] {
-			if eg := ix.follow(r, next, p, b, img, hops+1); eg != nil {
+		s := ix.calls[p]
+		for _, next := range s.Runs {
+			nr := r
+			nr.sudo = r.sudo || slices.Contains(s.SudoRuns, next)
+			if eg := ix.follow(nr, next, p, b, img, hops+1); eg != nil {
 				return eg
 			}
 		}
@@ -141,7 +148,7 @@ func scriptEgress(r run, file string, fw *model.Firewall) *model.Egress {
 		By:         "firewall script " + file + " (" + phaseName(r.phase) + ")",
 		Unverified: true,
 		Loc:        r.loc,
-		Script:     &model.EgressScript{Runs: r.ref, Phase: r.phase, Path: file, Rules: fw},
+		Script:     &model.EgressScript{Runs: r.ref, Phase: r.phase, Path: file, Rules: fw, Sudo: r.sudo},
 	}
 	for _, h := range fw.Holes {
 		if h.Kind == "any-host" && strings.HasPrefix(h.Text, allTraffic) {

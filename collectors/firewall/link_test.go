@@ -81,6 +81,9 @@ USER agent
 	if eg.By != "firewall script .devcontainer/egress.sh (postStartCommand)" || eg.Line != 5 {
 		t.Errorf("by %q at line %d", eg.By, eg.Line)
 	}
+	if !eg.Script.Sudo {
+		t.Errorf("the command runs the script through sudo: %+v", eg.Script)
+	}
 	if len(eg.Script.Rules.Holes) != 0 {
 		t.Errorf("holes = %+v, want none", eg.Script.Rules.Holes)
 	}
@@ -115,6 +118,9 @@ func TestRelativeScriptAndUnread(t *testing.T) {
 	b := byFile["b/.devcontainer/devcontainer.json"].Egress
 	if b == nil || b.Restricted || b.Script == nil || b.Script.NotRead != "not among the files read" {
 		t.Errorf("b: egress %+v, want an unread script that restricts nothing", b)
+	}
+	if !a.Script.Sudo {
+		t.Errorf("a: sudo bash runs the script as root: %+v", a.Script)
 	}
 	c := byFile["c/.devcontainer/devcontainer.json"].Egress
 	if c == nil || c.Restricted || c.Script.NotRead != "it programs no packet filter" {

@@ -28,6 +28,14 @@ test_interpreters_fire if {
 	fires("Bash(sh:*)")
 	fires("Bash(python3 -u *)")
 	fires("Bash(/usr/bin/perl:*)")
+	fires("Bash(.venv/bin/python -c ' *)")
+	fires("Bash(node -e \"require:*)")
+	fires("Bash(command *)")
+	fires("Bash(osascript *)")
+	fires("Bash(npm:*)")
+	fires("Bash(pnpm:*)")
+	fires("Bash(uv:*)")
+	fires("Bash(go:*)")
 }
 
 test_wrappers_runners_find_fire if {
@@ -67,6 +75,13 @@ test_scoped_rules_quiet if {
 	quiet("Bash(npx prettier:*)")
 	quiet("Bash(env NODE_ENV=test npm test:*)")
 	quiet("Bash(python3)")
+	quiet("Bash(python3 -c 'print(1)' *)")
+	quiet("Bash(xargs ls:*)")
+	quiet("Bash(cat)")
+	quiet("Bash(npm run:*)")
+	quiet("Bash(npm install:*)")
+	quiet("Bash(cargo:*)")
+	quiet("Bash(go test:*)")
 	quiet("Bash(bash -c 'make lint')")
 	quiet("Bash(make:*)")
 	quiet("Bash(git status:*)")

@@ -31,7 +31,7 @@ command_runners := {
 }
 
 # Runners whose next word is a package they download and run.
-package_runners := {"npx", "bunx", "pnpx", "uvx", "pipx run", "pnpm dlx", "yarn dlx", "bun x", "nix run", "go run", "deno run", "cargo install", "gem exec"}
+package_runners := {"npx", "bunx", "pnpx", "uvx", "pipx run", "pnpm dlx", "yarn dlx", "bun x", "nix run", "go run", "deno run", "gem exec"}
 
 # Container runtimes and remote shells: their subcommands that start or
 # enter containers (or hosts) the sandbox does not confine.
@@ -139,6 +139,15 @@ else := sprintf("%s runs any code it is given%s", [_base(core[0]), _via(ws, core
 	_options_only(array.slice(core, 1, count(core)))
 }
 
+else := sprintf("%s runs any code it is given%s", [_base(core[0]), _via(ws, core)]) if {
+	_base(core[0]) in interpreters
+	_open_code(core)
+}
+
+else := sprintf("%s covers %s, which runs any command or package%s", [concat(" ", core), p, _via(ws, core)]) if {
+	p := _runner_prefix(core)
+}
+
 else := sprintf("find runs any command through -exec%s", [_via(ws, core)]) if {
 	_base(core[0]) == "find"
 }
@@ -148,6 +157,43 @@ else := sprintf("%s runs any package it is given%s", [p, _via(ws, core)]) if {
 	_starts(core, p)
 	_options_only(array.slice(core, count(split(p, " ")), count(core)))
 }
+
+# _runner_prefix(core) is the runner a rule's command is the start of:
+# Bash(npm:*) covers npm exec, Bash(uv:*) covers uv run.
+_runner_prefix(core) := min(ps) if {
+	ps := {p |
+		some p in command_runners | package_runners
+		words := split(p, " ")
+		count(words) > count(core)
+		every i, _ in core {
+			_word(core, i) == words[i]
+		}
+		not startswith(words[count(core)], "-")
+	}
+	count(ps) > 0
+}
+
+# Options that take the program text itself.
+code_flags := {"-c", "-e", "-E", "--eval", "-p", "--print", "-r", "--command", "-Command"}
+
+# _open_code(ws): a code option whose program text the wildcard completes:
+# nothing after it (python3 -c:*), or a quote left open (python -c ' *).
+_open_code(ws) if {
+	some i, w in ws
+	w in code_flags
+	i == count(ws) - 1
+}
+
+_open_code(ws) if {
+	some i, w in ws
+	w in code_flags
+	rest := concat(" ", array.slice(ws, i + 1, count(ws)))
+	_unbalanced(rest)
+}
+
+_unbalanced(s) if count(regex.find_n(`'`, s, -1)) % 2 == 1
+
+_unbalanced(s) if count(regex.find_n(`"`, s, -1)) % 2 == 1
 
 # Words of a wrapper that are not the command it runs: options, numbers
 # and durations (timeout 60), assignments (env A=1), placeholders ({}).

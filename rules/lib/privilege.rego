@@ -141,3 +141,16 @@ kept_for_script(w) if {
 	non_root(w)
 	not undo(w)
 }
+
+# script_powerless(w): the workload's firewall script runs as a known
+# non-root user, neither the command nor the script raising it with sudo:
+# a non-root user cannot program the packet filter, so the rules never apply.
+script_powerless(w) if {
+	eg := object.get(w, "egress", {})
+	object.get(eg, "unverified", false) == true
+	object.get(eg, ["script", "path"], "") != ""
+	not object.get(eg, ["script", "sudo"], false) == true
+	not object.get(eg, ["script", "rules", "sudo"], false) == true
+	not object.get(eg, ["script", "phase"], "") == "build"
+	non_root(w)
+}

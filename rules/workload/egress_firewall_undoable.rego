@@ -33,6 +33,7 @@ deny contains f if {
 	eg := object.get(w, "egress", {})
 	object.get(eg, "unverified", false) == true
 	object.get(eg, "restricted", false) == true
+	not privilege.script_powerless(w)
 	path := object.get(eg, ["script", "path"], "")
 	path != ""
 	u := privilege.undo(w)

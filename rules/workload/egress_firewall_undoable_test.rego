@@ -4,7 +4,7 @@ import data.rules.egress_firewall_undoable
 
 script := {
 	"restricted": true, "unverified": true, "file": ".devcontainer/devcontainer.json", "line": 12,
-	"script": {"path": ".devcontainer/init-firewall.sh", "phase": "postStart", "rules": {"holes": []}},
+	"script": {"path": ".devcontainer/init-firewall.sh", "phase": "postStart", "sudo": true, "rules": {"holes": []}},
 }
 
 net_admin := [{"value": "NET_ADMIN", "file": ".devcontainer/devcontainer.json", "line": 4}]

@@ -26,6 +26,7 @@
 #   remediation: Prefer a control the runtime enforces and the agent cannot touch - an internal Docker network with an egress proxy that holds the allowlist, a Kubernetes egress NetworkPolicy, or network none. Keep the script as a second layer, make it fail closed (set -e before the default DROP, no early exit 0), filter IPv6 as well, and check from inside the sandbox (sandbox-audit --live --probe) that blocked hosts stay blocked.
 package rules.egress_restricted_by_script
 
+import data.lib.privilege
 import data.lib.sa
 import data.lib.workload as wl
 
@@ -37,6 +38,7 @@ deny contains f if {
 	eg := object.get(w, "egress", {})
 	object.get(eg, "unverified", false) == true
 	object.get(eg, "restricted", false) == true
+	not privilege.script_powerless(w)
 	path := object.get(eg, ["script", "path"], "")
 	path != ""
 	phase := object.get(eg, ["script", "phase"], "")

@@ -48,3 +48,10 @@ test_unread_script_quiet if {
 	fs := egress_restricted_by_script.deny with input as {"workloads": [dev(eg)]}
 	count(fs) == 0
 }
+
+test_script_run_without_root_left_to_egress_unrestricted if {
+	eg := object.union(script_egress(true, []), {"script": {"path": ".devcontainer/init-firewall.sh", "phase": "postCreate", "sudo": false, "rules": {"sudo": false, "holes": []}}})
+	w := object.union(dev(eg), {"user": {"value": "node", "file": ".devcontainer/devcontainer.json", "line": 3}})
+	fs := egress_restricted_by_script.deny with input as {"workloads": [w]}
+	count(fs) == 0
+}

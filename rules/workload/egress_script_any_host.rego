@@ -24,6 +24,7 @@
 #   remediation: Give each ACCEPT a destination - the git host's published ranges for SSH (or use HTTPS to an allowlisted host instead), the registry's addresses for 443 - or send the traffic through an egress proxy that checks host names; drop the rule if nothing needs it.
 package rules.egress_script_any_host
 
+import data.lib.privilege
 import data.lib.sa
 import data.lib.workload as wl
 
@@ -32,6 +33,7 @@ deny contains f if {
 	eg := object.get(w, "egress", {})
 	object.get(eg, "unverified", false) == true
 	object.get(eg, "restricted", false) == true
+	not privilege.script_powerless(w)
 	object.get(eg, "allow_all", false) != true
 	path := object.get(eg, ["script", "path"], "")
 	some h in object.get(eg, ["script", "rules", "holes"], [])

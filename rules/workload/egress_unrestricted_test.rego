@@ -83,3 +83,29 @@ test_script_restricted_quiet if {
 	}]}
 	count(fs) == 0
 }
+
+test_firewall_script_without_root_fires if {
+	fs := egress_unrestricted.deny with input as {"workloads": [{
+		"source": "devcontainer", "name": "dev",
+		"user": {"value": "node", "file": ".devcontainer/devcontainer.json", "line": 3},
+		"egress": {
+			"restricted": true, "unverified": true, "by": "firewall script .devcontainer/init-firewall.sh (postCreateCommand)",
+			"script": {"path": ".devcontainer/init-firewall.sh", "phase": "postCreate", "sudo": false, "rules": {"sudo": false}},
+		},
+	}]}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "runs firewall script .devcontainer/init-firewall.sh as node without sudo: a non-root user cannot program the packet filter")
+}
+
+test_firewall_script_with_sudo_inside_quiet if {
+	fs := egress_unrestricted.deny with input as {"workloads": [{
+		"source": "devcontainer", "name": "dev",
+		"user": {"value": "node", "file": ".devcontainer/devcontainer.json", "line": 3},
+		"egress": {
+			"restricted": true, "unverified": true,
+			"script": {"path": ".devcontainer/init-firewall.sh", "phase": "postCreate", "sudo": false, "rules": {"sudo": true}},
+		},
+	}]}
+	count(fs) == 0
+}

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -13,25 +14,40 @@ var systemDirs = []string{"/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/"}
 // shell (bash x.sh, sh -e x.sh) or sourced (. x.sh, source x.sh). Paths
 // are returned as written; a command that does not parse gives none.
 func Scripts(text string) []string {
+	scripts, _ := ScriptRuns(text)
+	return scripts
+}
+
+// ScriptRuns is Scripts, with the scripts run through sudo or doas listed
+// apart as well.
+func ScriptRuns(text string) (scripts, sudo []string) {
 	calls, err := Calls([]byte(text), 1)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	return ScriptsOf(calls)
 }
 
-// ScriptsOf is Scripts for commands already read.
-func ScriptsOf(calls []Call) []string {
-	var out []string
+// ScriptsOf is ScriptRuns for commands already read.
+func ScriptsOf(calls []Call) (scripts, sudo []string) {
+	var out, raised []string
 	seen := map[string]bool{}
+	asRoot := false
 	add := func(p string) {
-		if p != "" && !seen[p] {
+		if p == "" {
+			return
+		}
+		if !seen[p] {
 			seen[p] = true
 			out = append(out, p)
 		}
+		if asRoot && !slices.Contains(raised, p) {
+			raised = append(raised, p)
+		}
 	}
 	for _, c := range calls {
-		args, _ := Unwrap(c.Args)
+		args, viaSudo := Unwrap(c.Args)
+		asRoot = viaSudo
 		if len(args) == 0 {
 			continue
 		}
@@ -53,7 +69,7 @@ func ScriptsOf(calls []Call) []string {
 			}
 		}
 	}
-	return out
+	return out, raised
 }
 
 // shellScriptArg is the script operand of sh/bash: the first word that is

@@ -143,10 +143,12 @@ func TestUnwrap(t *testing.T) {
 		sudo bool
 	}{
 		{"sudo -E -u root iptables -L", "iptables -L", true},
+		{"sudo FIREWALL_MODE=strict BOOT_ID=x /usr/local/bin/fw.sh", "/usr/local/bin/fw.sh", true},
 		{"env A=1 B=2 nft list ruleset", "nft list ruleset", false},
 		{"timeout 30 nice -n 5 ./fw.sh", "./fw.sh", false},
 		{"xargs -L 1 iptables -t nat", "iptables -t nat", false},
 		{"iptables -F", "iptables -F", false},
+		{"command -v iptables", "", false},
 	}
 	for _, tt := range tests {
 		var args []Arg

@@ -34,6 +34,9 @@ func Unwrap(args []Arg) (rest []Arg, sudo bool) {
 		}
 		sudo = sudo || name == "sudo" || name == "doas"
 		args = args[1:]
+		if name == "command" && len(args) > 0 && (args[0].Text == "-v" || args[0].Text == "-V") {
+			return nil, false // command -v x looks x up; nothing runs
+		}
 		for len(args) > 0 {
 			a := args[0].Text
 			switch {
@@ -45,7 +48,7 @@ func Unwrap(args []Arg) (rest []Arg, sudo bool) {
 					args = args[1:]
 				}
 				continue
-			case name == "env" && strings.Contains(a, "=") && !strings.HasPrefix(a, "="):
+			case (name == "env" || name == "sudo" || name == "doas") && strings.Contains(a, "=") && !strings.HasPrefix(a, "=") && !strings.HasPrefix(a, "/"):
 				args = args[1:]
 				continue
 			case name == "timeout" && isDuration(a):
