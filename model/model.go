@@ -237,6 +237,10 @@ type Image struct {
 	// Sudo are the grants of Sudoers (and of a Dev Containers base image)
 	// that apply to RunUser, the user containers from the image run as.
 	Sudo []SudoRule `json:"sudo"`
+	// SudoersRemoved lists the sudoers files the final stage deletes
+	// (rm /etc/sudoers.d/vscode), and "sudo" when it uninstalls sudo: a
+	// base image's grant in them no longer holds.
+	SudoersRemoved []Str `json:"sudoers_removed"`
 	// RunUser is FinalUser with the Dockerfile's ARG and ENV defaults
 	// substituted (USER ${USERNAME} with ARG USERNAME=vscode is vscode).
 	RunUser *Str `json:"run_user,omitempty"`

@@ -29,6 +29,7 @@ type stage struct {
 	workdir    string
 	copies     []model.Copy
 	sudoers    []model.SudoRule
+	removed    []model.Str
 	groups     []model.UserGroup
 	entrypoint *model.Str
 }
@@ -154,6 +155,7 @@ func (b *builder) finish() {
 		st := chain[i]
 		b.img.Copies = append(b.img.Copies, st.copies...)
 		b.img.Sudoers = append(b.img.Sudoers, st.sudoers...)
+		b.img.SudoersRemoved = append(b.img.SudoersRemoved, st.removed...)
 		b.img.Groups = append(b.img.Groups, st.groups...)
 	}
 	if u := b.img.RunUser; u != nil {

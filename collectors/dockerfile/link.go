@@ -69,11 +69,24 @@ func Grants(img *model.Image, user string) []model.SudoRule {
 		out = append(out, r)
 	}
 	for _, b := range finalBases(img) {
-		if r := baseimage.Sudo(b.Ref, user, b.Loc); r != nil {
+		if r := baseimage.Sudo(b.Ref, user, b.Loc); r != nil && !removed(img, user) {
 			out = append(out, *r)
 		}
 	}
 	return out
+}
+
+// removed reports that the image deletes the base image's sudoers file for
+// user (common-utils writes /etc/sudoers.d/<user>), all of /etc/sudoers.d,
+// or sudo itself.
+func removed(img *model.Image, user string) bool {
+	for _, r := range img.SudoersRemoved {
+		switch strings.TrimSuffix(r.Value, "/") {
+		case "sudo", "/etc/sudoers.d", "/etc/sudoers.d/*", "/etc/sudoers.d/" + user:
+			return true
+		}
+	}
+	return false
 }
 
 // finalBases are the base images the final stage builds on: the last FROM

@@ -54,6 +54,16 @@ func (b *builder) privileges(script string, loc model.Loc) {
 					}
 				}
 			}
+		case "rm":
+			for _, a := range rest {
+				if a == "/etc/sudoers.d" || strings.HasPrefix(a, "/etc/sudoers.d/") {
+					st.removed = append(st.removed, model.Str{Value: a, Loc: loc})
+				}
+			}
+		case "apt-get", "apt", "apk", "dnf", "yum":
+			if removesSudo(rest) {
+				st.removed = append(st.removed, model.Str{Value: "sudo", Loc: loc})
+			}
 		case "usermod", "gpasswd", "adduser", "addgroup", "useradd":
 			for _, g := range memberships(name, rest) {
 				g.Loc = loc
@@ -266,6 +276,22 @@ func optTakesValue(opt string) bool {
 	switch opt {
 	case "-u", "--uid", "-g", "--gid", "-s", "--shell", "-d", "--home", "--home-dir", "-c", "--comment", "--gecos", "-k", "--skel", "-e", "--expiredate", "-f", "--inactive", "-l", "--login", "-p", "--password", "-K", "--key", "--ingroup", "-h", "-R", "--root", "-Z":
 		return true
+	}
+	return false
+}
+
+// removesSudo reports a package-manager call that uninstalls sudo.
+func removesSudo(args []string) bool {
+	remove := false
+	for _, a := range args {
+		switch a {
+		case "remove", "purge", "del", "erase", "autoremove":
+			remove = true
+		case "sudo":
+			if remove {
+				return true
+			}
+		}
 	}
 	return false
 }

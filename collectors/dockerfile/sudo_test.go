@@ -97,3 +97,18 @@ func TestGrants(t *testing.T) {
 		t.Errorf("grants for root = %+v, want only the ALL line", g)
 	}
 }
+
+func TestBaseImageSudoRemoved(t *testing.T) {
+	for src, want := range map[string]int{
+		"FROM mcr.microsoft.com/devcontainers/base:ubuntu\nUSER vscode\n":                                  1,
+		"FROM mcr.microsoft.com/devcontainers/base:ubuntu\nRUN rm -f /etc/sudoers.d/vscode\nUSER vscode\n": 0,
+		"FROM mcr.microsoft.com/devcontainers/base:ubuntu\nRUN apt-get purge -y sudo\nUSER vscode\n":       0,
+		"FROM mcr.microsoft.com/devcontainers/base:ubuntu\nRUN rm -f /etc/sudoers.d/other\nUSER vscode\n":  1,
+		"FROM mcr.microsoft.com/devcontainers/javascript-node:22\nUSER vscode\n":                           0,
+	} {
+		doc := collect(t, "Dockerfile", []byte(src))
+		if got := len(doc.Images[0].Sudo); got != want {
+			t.Errorf("%q: %d grants, want %d: %+v", src, got, want, doc.Images[0].Sudo)
+		}
+	}
+}
