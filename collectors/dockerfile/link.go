@@ -40,7 +40,9 @@ func (Collector) Link(doc *model.Document) {
 			w.ImageUser = &model.Str{Value: "root", Loc: img.Loc}
 		}
 		user := w.ImageUser.Value
-		if w.User != nil && strings.TrimSpace(w.User.Value) != "" {
+		// A user the configuration leaves to the host (${localEnv:USER})
+		// is, in practice, the one the image was built for.
+		if w.User != nil && strings.TrimSpace(w.User.Value) != "" && !strings.Contains(w.User.Value, "${") {
 			user = w.User.Value
 		}
 		w.Sudo = append(w.Sudo, Grants(img, user)...)

@@ -34,9 +34,9 @@ import data.lib.agent
 import data.lib.sa
 
 deny contains f if {
-	some a in agent.agents
-	some r in object.get(a, "allow", [])
-	is_string(r.value)
+	some [i, j] in agent.lead_allows
+	a := agent.agents[i]
+	r := a.allow[j]
 	why := agent.exec_reason(r.value)
 	agent.unconfined(a, r.value)
 	not agent.exec_held_back(a, r.value)

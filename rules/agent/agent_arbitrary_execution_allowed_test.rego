@@ -79,6 +79,9 @@ test_scoped_rules_quiet if {
 	quiet("Bash(xargs ls:*)")
 	quiet("Bash(cat)")
 	quiet("Bash(npm run:*)")
+	quiet("Bash(node --check:*)")
+	quiet("Bash(node -c:*)")
+	quiet("Bash(python3 --version:*)")
 	quiet("Bash(npm install:*)")
 	quiet("Bash(cargo:*)")
 	quiet("Bash(go test:*)")
@@ -87,6 +90,17 @@ test_scoped_rules_quiet if {
 	quiet("Bash(git status:*)")
 	quiet("Read(**)")
 }
+
+# The literal table the cheap pre-test reads must name every runner.
+test_runner_heads_cover_every_runner if {
+	every p in data.lib.agent.command_runners | data.lib.agent.package_runners {
+		_covered(split(p, " "))
+	}
+}
+
+_covered(ws) if count(ws) == 1
+
+_covered(ws) if ws[1] in data.lib.agent.runner_heads[ws[0]]
 
 test_deny_covering_the_grant_holds_it_back if {
 	fs := agent_arbitrary_execution_allowed.deny with input as claude(["Bash(python3:*)"], ["Bash(python3:*)"])

@@ -85,8 +85,9 @@ deny contains f if {
 	not _sandbox_on(a)
 	not _trigger(a)
 	grants := [g |
-		some r in object.get(a, "allow", [])
-		is_string(r.value)
+		some [i, j] in agent.lead_allows
+		agent.agents[i] == a
+		r := a.allow[j]
 		c := agent.read_command(r.value)
 		open := _bash_open(a, r.value, c)
 		count(open) > 0

@@ -55,6 +55,64 @@ readers := {
 	"base64", "grep", "egrep", "fgrep", "rg", "ag", "ack", "jq", "yq", "cut", "sort", "uniq", "diff", "cp", "sed", "column", "pr", "fold", "rev",
 }
 
+# _lead(rule) is a cheap test that spares the rules below most allow rules
+# (git, npm test, ls…), whose program takes no code or command: the program
+# a rule names must be one worth a closer look, and for a runner named by
+# two words (npm exec) the second word must be its own or absent.
+# Only the allow rules of input.agents are looked at (worked out once, for
+# every rule that asks).
+_lead(rule) if rule in {v | some [i, j] in lead_allows; v := agents[i].allow[j].value}
+
+# lead_allows are the allow rules of the scan worth a closer look, as
+# [agent index, rule index]: the rules below visit only these.
+lead_allows contains [i, j] if {
+	some i, a in agents
+	some j, r in object.get(a, "allow", [])
+	is_string(r.value)
+	regex.match(lead_re, r.value)
+	_leads(r.value)
+}
+
+# lead_re is a quick first test: a shell rule whose program, after any
+# VAR=value, is one of the leads or runner heads, or a bare shell rule.
+# (No program name holds a character special to a regular expression.)
+lead_re := sprintf(`^(?:Bash|run_shell_command|ShellTool|Shell)(?:$|\(\s*(?:\*|:\*)?\s*\)$|\(\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(?:%s)(?:[\s:*)]|$))`, [concat("|", [w | some w in leads | object.keys(runner_heads); w != "*"])])
+
+_leads(rule) if {
+	ws := _lead_words(rule)
+	_base(ws[0]) in leads
+}
+
+_leads(rule) if {
+	ws := _lead_words(rule)
+	heads := runner_heads[_base(ws[0])]
+	_second_open(ws, heads)
+}
+
+_lead_words(rule) := ws if {
+	ws := [w | some w in split(shell_literal(rule), " "); w != ""; not _assignment(w)]
+	count(ws) > 0
+} else := ["*"] if shell_glob(rule) == "*"
+
+_second_open(ws, _) if count(ws) == 1
+
+_second_open(ws, heads) if ws[1] in heads
+
+_second_open(ws, _) if startswith(ws[1], "-")
+
+# leads are the programs worth a closer look on their own.
+leads := (((((interpreters | wrappers) | runtimes) | clusters) | remote_shells) | readers) | {"find", "printenv", "*"} | {p | some p in package_runners; not contains(p, " ")}
+
+# runner_heads maps the first word of a two-word runner to its second
+# words (a literal, for speed; a test checks it against the runner lists).
+runner_heads := {
+	"uv": {"run", "tool"}, "poetry": {"run"}, "pdm": {"run"}, "hatch": {"run"}, "rye": {"run"},
+	"conda": {"run"}, "mamba": {"run"}, "micromamba": {"run"}, "pixi": {"run"}, "pipenv": {"run"},
+	"mise": {"exec", "x"}, "asdf": {"exec"}, "devbox": {"run"}, "nix-shell": {"--run"}, "bundle": {"exec"},
+	"npm": {"exec", "x"}, "pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"}, "pipx": {"run"}, "bun": {"x"},
+	"nix": {"run"}, "go": {"run"}, "deno": {"run"}, "gem": {"exec"},
+}
+
 # words(rule) are the words of the command a shell rule names, without
 # leading VAR=value assignments.
 command_words(rule) := ws if {
@@ -126,6 +184,7 @@ else := ""
 exec_reason(rule) := "it matches every command" if shell_glob(rule) == "*"
 
 else := r if {
+	_lead(rule)
 	open_ended(rule)
 	ws := command_words(rule)
 	core := core_words(ws)
@@ -137,6 +196,7 @@ _exec(ws, core) := sprintf("%s runs any command after it", [_base(ws[0])]) if co
 else := sprintf("%s runs any code it is given%s", [_base(core[0]), _via(ws, core)]) if {
 	_base(core[0]) in interpreters
 	_options_only(array.slice(core, 1, count(core)))
+	not _inert(core)
 }
 
 else := sprintf("%s runs any code it is given%s", [_base(core[0]), _via(ws, core)]) if {
@@ -173,6 +233,23 @@ _runner_prefix(core) := min(ps) if {
 	count(ps) > 0
 }
 
+# Options after which an interpreter only reports (its version, help) or,
+# for node, checks syntax without running anything.
+inert_flags := {"--version", "-V", "--help", "-h"}
+
+node_inert := {"--check", "-c", "-v"}
+
+_inert(ws) if {
+	some w in array.slice(ws, 1, count(ws))
+	w in inert_flags
+}
+
+_inert(ws) if {
+	_base(ws[0]) in {"node", "nodejs"}
+	some w in array.slice(ws, 1, count(ws))
+	w in node_inert
+}
+
 # Options that take the program text itself.
 code_flags := {"-c", "-e", "-E", "--eval", "-p", "--print", "-r", "--command", "-Command"}
 
@@ -180,16 +257,23 @@ code_flags := {"-c", "-e", "-E", "--eval", "-p", "--print", "-r", "--command", "
 # nothing after it (python3 -c:*), or a quote left open (python -c ' *).
 _open_code(ws) if {
 	some i, w in ws
-	w in code_flags
+	_code_flag(ws, w)
 	i == count(ws) - 1
 }
 
 _open_code(ws) if {
 	some i, w in ws
-	w in code_flags
+	_code_flag(ws, w)
 	rest := concat(" ", array.slice(ws, i + 1, count(ws)))
 	_unbalanced(rest)
 }
+
+_code_flag(ws, w) if {
+	w in code_flags
+	not _node_check(ws, w)
+}
+
+_node_check(ws, "-c") if _base(ws[0]) in {"node", "nodejs"}
 
 _unbalanced(s) if count(regex.find_n(`'`, s, -1)) % 2 == 1
 
@@ -208,6 +292,7 @@ _wrapper_arg("{}")
 # escape_reason(rule) says how an open-ended allow rule reaches past the
 # sandbox: containers it starts or enters, the cluster, other hosts.
 escape_reason(rule) := r if {
+	_lead(rule)
 	open_ended(rule)
 	shell_glob(rule) != "*"
 	ws := command_words(rule)
@@ -261,6 +346,7 @@ _cluster_open(sub) if sub[0] in cluster_escapes
 # read_command(rule) is the command of an open-ended allow rule that prints
 # any file or secret it is pointed at; undefined otherwise.
 read_command(rule) := c if {
+	_lead(rule)
 	open_ended(rule)
 	shell_glob(rule) != "*"
 	ws := core_words(command_words(rule))
@@ -270,6 +356,7 @@ read_command(rule) := c if {
 }
 
 read_command(rule) := "printenv" if {
+	_lead(rule)
 	open_ended(rule)
 	ws := core_words(command_words(rule))
 	count(ws) > 0
@@ -277,6 +364,7 @@ read_command(rule) := "printenv" if {
 }
 
 read_command(rule) := "kubectl get" if {
+	_lead(rule)
 	open_ended(rule)
 	ws := core_words(command_words(rule))
 	count(ws) > 0

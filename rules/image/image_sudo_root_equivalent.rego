@@ -27,19 +27,20 @@ import data.lib.sa
 
 deny contains f if {
 	some img in input.images
-	not _built_by_workload(img)
+	some g in object.get(img, "sudo", [])
+	why := privilege.root_equivalent(g)
+	not img.file in built
 	user := object.get(img, ["run_user", "value"], "")
 	user != ""
 	not privilege.root_user(user)
-	some g in object.get(img, "sudo", [])
-	why := privilege.root_equivalent(g)
 	f := sa.finding(
 		rego.metadata.chain(), g,
 		sprintf("The image's user %s can run sudo without a password for %s: containers from it are root in all but name", [user, why]),
 	)
 }
 
-_built_by_workload(img) if {
+# built are the Dockerfiles the scan's workloads build.
+built contains d if {
 	some w in input.workloads
-	object.get(w, ["build", "dockerfile"], "") == img.file
+	d := w.build.dockerfile
 }

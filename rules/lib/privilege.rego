@@ -59,35 +59,39 @@ root_equivalent(g) := "every command" if {
 	trim_space(c) == "ALL"
 }
 
-else := sprintf("%s with any environment it chooses (SETENV: LD_PRELOAD, BASH_ENV)", [c]) if {
+else := sprintf("%s with any environment it chooses (SETENV: LD_PRELOAD, BASH_ENV)", [min(cs)]) if {
 	passwordless(g)
 	runs_as_root(g)
 	object.get(g, "setenv", false) == true
-	some c in object.get(g, "commands", [])
+	cs := {c | some c in object.get(g, "commands", [])}
+	count(cs) > 0
 }
 
-else := sprintf("%s, which runs anything as root", [c]) if {
+else := sprintf("%s, which runs anything as root", [min(cs)]) if {
 	passwordless(g)
 	runs_as_root(g)
-	some c in object.get(g, "commands", [])
-	command_base(c) in root_commands
+	cs := {c | some c in object.get(g, "commands", []); command_base(c) in root_commands}
+	count(cs) > 0
 }
 
-else := sprintf("%s, a file the agent can write", [c]) if {
+else := sprintf("%s, a file the agent can write", [min(cs)]) if {
 	passwordless(g)
 	runs_as_root(g)
-	some c in object.get(g, "commands", [])
-	some p in writable_prefixes
-	startswith(trim_space(c), p)
+	cs := {c |
+		some c in object.get(g, "commands", [])
+		some p in writable_prefixes
+		startswith(trim_space(c), p)
+	}
+	count(cs) > 0
 }
 
 # firewall_grant(g) is the packet-filter command a passwordless grant runs
-# as root; undefined when it runs none.
-firewall_grant(g) := c if {
+# as root (the first, when it names several); undefined when it runs none.
+firewall_grant(g) := min(cs) if {
 	passwordless(g)
 	runs_as_root(g)
-	some c in object.get(g, "commands", [])
-	command_base(c) in firewall_commands
+	cs := {c | some c in object.get(g, "commands", []); command_base(c) in firewall_commands}
+	count(cs) > 0
 }
 
 # runtime_user(w) is the user the workload's processes run as: the one the
@@ -95,8 +99,11 @@ firewall_grant(g) := c if {
 # neither is known.
 runtime_user(w) := trim_space(w.user.value) if {
 	trim_space(object.get(w, ["user", "value"], "")) != ""
+	not contains(w.user.value, "${")
 } else := trim_space(w.image_user.value) if {
 	trim_space(object.get(w, ["image_user", "value"], "")) != ""
+} else := trim_space(w.user.value) if {
+	trim_space(object.get(w, ["user", "value"], "")) != ""
 }
 
 root_user(u) if split(u, ":")[0] in {"root", "0"}

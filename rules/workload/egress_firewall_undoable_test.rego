@@ -68,3 +68,10 @@ test_no_script_quiet if {
 	fs := egress_firewall_undoable.deny with input as {"workloads": [{"source": "devcontainer", "name": "dev", "user": user("root"), "cap_add": net_admin, "egress": {"restricted": true, "by": "runArgs --network=none"}}]}
 	count(fs) == 0
 }
+
+test_sudo_for_several_filter_commands if {
+	fs := egress_firewall_undoable.deny with input as {"workloads": [dev({"user": user("node"), "sudo": [grant(["/usr/sbin/iptables", "/usr/sbin/ip6tables", "/usr/sbin/ipset"])]})]}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "node can run sudo /usr/sbin/ip6tables without a password")
+}

@@ -34,10 +34,8 @@ import data.lib.workload as wl
 minor := {"dns", "icmp", "ipv6", "fail-open", "conditional"}
 
 deny contains f if {
-	some w in input.workloads
-	eg := object.get(w, "egress", {})
-	object.get(eg, "unverified", false) == true
-	object.get(eg, "restricted", false) == true
+	some w in wl.scripted
+	eg := w.egress
 	not privilege.script_powerless(w)
 	path := object.get(eg, ["script", "path"], "")
 	path != ""

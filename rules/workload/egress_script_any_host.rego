@@ -29,10 +29,8 @@ import data.lib.sa
 import data.lib.workload as wl
 
 deny contains f if {
-	some w in input.workloads
-	eg := object.get(w, "egress", {})
-	object.get(eg, "unverified", false) == true
-	object.get(eg, "restricted", false) == true
+	some w in wl.scripted
+	eg := w.egress
 	not privilege.script_powerless(w)
 	object.get(eg, "allow_all", false) != true
 	path := object.get(eg, ["script", "path"], "")

@@ -82,10 +82,9 @@ describe(rest, labels) := concat(", ", sort(labels)) if rest != ""
 host_mount(m) if wl.host_mount(m)
 
 deny contains f if {
-	some w in input.workloads
-	some m in w.mounts
-	host_mount(m)
-	rest := home_rest(m.source)
+	some [i, j], rest in wl.home_mounts
+	w := input.workloads[i]
+	m := w.mounts[j]
 	labels := held(rest)
 	count(labels) > 0
 	what := describe(rest, labels)

@@ -88,11 +88,10 @@ else := concat(", ", sort(held(rest))) if count(held(rest)) > 0
 else := "files the host's tools read later"
 
 deny contains f if {
-	some w in input.workloads
-	some m in w.mounts
-	wl.host_mount(m)
-	object.get(m, "read_only", false) != true
-	rest := wl.home_rest(m.source)
+	some [i, j], rest in wl.home_mounts
+	w := input.workloads[i]
+	m := w.mounts[j]
+	not m.read_only
 	f := sa.finding(
 		rego.metadata.chain(), m,
 		sprintf("%s mounts the host's %s read-write at %s: the agent can change %s, which run on the host outside the sandbox", [wl.label(w), m.source, object.get(m, "target", "?"), what(rest)]),

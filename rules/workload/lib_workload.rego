@@ -60,3 +60,37 @@ host_mount(m) if {
 	not object.get(m, "type", "") in not_host
 	object.get(m, "source", "") != ""
 }
+
+
+# scripted are the workloads whose egress a firewall script restricts:
+# worked out once for the rules about such scripts.
+scripted contains w if {
+	w := input.workloads[_]
+	w.egress.unverified == true
+	w.egress.restricted == true
+}
+
+# home_mounts maps [workload index, mount index] to the path below the home
+# directory of each host mount of a home path: worked out once for the
+# rules about home-directory mounts.
+home_mounts[[i, j]] := rest if {
+	some i, w in input.workloads
+	some j, m in w.mounts
+	regex.match(`~|HOME|USERPROFILE|/home/|/root|Users`, m.source)
+	host_mount(m)
+	rest := home_rest(m.source)
+}
+
+# rel_mounts are [workload index, mount] for the mounts placed relative to
+# the repository (workspace_rel set), and the workspace mount.
+rel_mounts contains [i, m] if {
+	some i, w in input.workloads
+	m := w.mounts[_]
+	m.workspace_rel != ""
+}
+
+rel_mounts contains [i, m] if {
+	some i, w in input.workloads
+	m := w.workspace
+	m.workspace_rel != ""
+}

@@ -34,11 +34,11 @@ import data.lib.sa
 import data.lib.workload as wl
 
 deny contains f if {
-	some w in input.workloads
-	user := privilege.runtime_user_or(w)
-	not _explicit_root(w)
-	some g in object.get(w, "sudo", [])
+	w := input.workloads[_]
+	g := w.sudo[_]
 	why := privilege.root_equivalent(g)
+	not _explicit_root(w)
+	user := privilege.runtime_user_or(w)
 	f := sa.finding(
 		rego.metadata.chain(), g,
 		sprintf("%s runs as %s, which can run sudo without a password for %s (%s): root in the container, so running as non-root and any control set up inside it stop holding", [wl.label(w), user, why, _via(g)]),

@@ -82,3 +82,10 @@ test_setenv_fires if {
 	some f in fs
 	contains(f.message, "/usr/local/bin/init-proxy.sh with any environment it chooses (SETENV")
 }
+
+test_several_root_commands_one_finding if {
+	fs := sudo_root_equivalent.deny with input as {"workloads": [dev({"sudo": [grant("vscode", ["/usr/bin/vim", "/usr/bin/docker"], true, "sudoers")]})]}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "/usr/bin/docker, which runs anything as root")
+}

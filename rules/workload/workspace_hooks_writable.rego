@@ -31,9 +31,8 @@ import data.lib.workload as wl
 
 unattended_flags := ["--dangerously-skip-permissions", "--dangerously-bypass-approvals-and-sandbox", "--yolo", "--full-auto", "bypassPermissions", "--approval-mode yolo", "--approval-mode=yolo"]
 
-# workspaces(w) are the read-write binds of the repository itself.
-workspaces(w) := {m |
-	some m in array.concat(object.get(w, "mounts", []), [x | x := w.workspace; is_object(x)])
+# writable_workspace(m): a read-write bind of the repository itself.
+writable_workspace(m) if {
 	object.get(m, "workspace_rel", "") == "."
 	object.get(m, "type", "") == "bind"
 	object.get(m, "read_only", false) != true
@@ -44,9 +43,12 @@ contained(w) := "its egress is restricted" if object.get(w, ["egress", "restrict
 
 else := sprintf("a command runs the agent with %s", [flag]) if {
 	some c in object.get(w, "commands", [])
+	regex.match(unattended_re, object.get(c, "text", ""))
 	some flag in unattended_flags
-	contains(object.get(c, "text", ""), flag)
+	contains(c.text, flag)
 }
+
+unattended_re := concat("|", [regex.replace(f, `[.*+?()|\[\]{}^$\\]`, `\$0`) | some f in unattended_flags])
 
 covered(w, ws, sub) if {
 	some m in object.get(w, "mounts", [])
@@ -67,9 +69,15 @@ host_hook(w) := ", and its initializeCommand runs on the host at every open" if 
 } else := ""
 
 deny contains f if {
-	some w in input.workloads
+	some [i, ws] in wl.rel_mounts
+	ws.workspace_rel == "."
+	w := input.workloads[i]
+	f := _finding(w, ws)
+}
+
+_finding(w, ws) := f if {
+	writable_workspace(ws)
 	why := contained(w)
-	some ws in workspaces(w)
 	open := exposed(w, ws)
 	count(open) > 0
 	f := sa.finding(

@@ -28,17 +28,19 @@ import data.lib.workload as wl
 
 parent(rel) if regex.match(`^\.\.(/\.\.)*$`, rel)
 
-mounts(w) := array.concat(object.get(w, "mounts", []), [m | m := w.workspace; is_object(m)])
-
 mode(m) := "read-only" if object.get(m, "read_only", false) == true
 
 else := "read-write, so it can plant hooks in them"
 
 deny contains f if {
-	some w in input.workloads
-	ms := {m | some m in mounts(w)}
-	some m in ms
-	parent(object.get(m, "workspace_rel", ""))
+	some [i, m] in wl.rel_mounts
+	startswith(m.workspace_rel, "..")
+	w := input.workloads[i]
+	f := _finding(w, m)
+}
+
+_finding(w, m) := f if {
+	parent(m.workspace_rel)
 	f := sa.finding(
 		rego.metadata.chain(), m,
 		sprintf("%s mounts %s, the folder above its repository, at %s %s: the agent sees every sibling repository and its secrets", [wl.label(w), m.source, object.get(m, "target", "?"), mode(m)]),
