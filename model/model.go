@@ -66,6 +66,11 @@ type Document struct {
 	// Namespaces are Kubernetes Namespace objects, for the namespace
 	// selectors of Cilium and Calico policies.
 	Namespaces []Namespace `json:"namespaces"`
+	// Firewalls are firewall scripts of the repository; collectors' Link
+	// joins them to the workloads whose commands run them.
+	Firewalls []Firewall `json:"firewalls"`
+	// Scripts are the scripts of the repository that run other scripts.
+	Scripts []Script `json:"scripts"`
 }
 
 // File is one file a collector read, with the format it was read as.
@@ -176,6 +181,19 @@ type Workload struct {
 	// written (agent-sandbox shutdownTime, ttlSecondsAfterFinished); nil
 	// when nothing says.
 	Shutdown *Str `json:"shutdown,omitempty"`
+	// Build is the Dockerfile and context the workload's image is built
+	// from (devcontainer build, compose build), nil when it pulls an image.
+	Build *Build `json:"build,omitempty"`
+	// ImageUser is the user the built image runs as when the Dockerfile was
+	// read in this scan: its final USER, or root when it sets none.
+	ImageUser *Str `json:"image_user,omitempty"`
+	// Sudo lists the sudoers grants that apply to the user the workload
+	// runs as (User, else ImageUser), from the image and its features.
+	Sudo []SudoRule `json:"sudo"`
+	// Workspace is the mount the repository is worked on through: a
+	// devcontainer's workspaceMount, or the read-write bind of the local
+	// folder that the devcontainer CLI makes when none is given.
+	Workspace *Mount `json:"workspace,omitempty"`
 }
 
 // ComposeRef is the compose service a devcontainer.json runs in: its
@@ -211,6 +229,11 @@ type Egress struct {
 	// meaning differs between versions. Restricted is then what the
 	// verified part says.
 	Unverified []string `json:"unverified"`
+	// ScriptUnverified is set when the control is a firewall script a
+	// command runs in the container, read without running it: nothing
+	// shows that it ran, nor that its rules hold.
+	ScriptUnverified bool          `json:"script_unverified,omitempty"`
+	Script           *EgressScript `json:"script,omitempty"`
 }
 
 // Mount is a volume, bind mount, hostPath or PVC.
@@ -221,6 +244,11 @@ type Mount struct {
 	ReadOnly   bool   `json:"read_only"`
 	Persistent bool   `json:"persistent"` // survives the workload (named volume, PVC, host path)
 	Loc
+	// WorkspaceRel is the host source relative to the repository the
+	// configuration belongs to, when the source is given relative to it:
+	// "." for the repository itself (${localWorkspaceFolder}, compose ".."
+	// from .devcontainer/), ".." for its parent, "sub/dir" inside it.
+	WorkspaceRel string `json:"workspace_rel,omitempty"`
 }
 
 // EnvVar is an environment variable. Its value is never kept: only whether it
@@ -253,6 +281,12 @@ type Command struct {
 	OnHost bool   `json:"on_host"`
 	Text   string `json:"text"` // secrets redacted
 	Loc
+	// Scripts are the script files the command runs (bash x.sh, ./x.sh,
+	// sudo /usr/local/bin/x.sh): relative to the scanned root when the
+	// format places them in the repository, else the container path.
+	Scripts []string `json:"scripts"`
+	// SudoScripts are those of Scripts it runs through sudo or doas.
+	SudoScripts []string `json:"sudo_scripts"`
 }
 
 // Image is a Dockerfile / Containerfile.
@@ -263,6 +297,25 @@ type Image struct {
 	Env         []EnvVar    `json:"env"`                  // ENV and ARG with secret classification
 	PipeToShell []Str       `json:"pipe_to_shell"`        // RUN curl … | sh (text redacted)
 	AddURLs     []Str       `json:"add_urls"`
+	// Sudoers are the sudoers lines the final stage's RUN instructions
+	// write; Groups the group memberships they add; Copies the files the
+	// final stage copies in from the build context.
+	Sudoers []SudoRule  `json:"sudoers"`
+	Groups  []UserGroup `json:"groups"`
+	Copies  []Copy      `json:"copies"`
+	// Sudo are the grants of Sudoers (and of a Dev Containers base image)
+	// that apply to RunUser, the user containers from the image run as.
+	Sudo []SudoRule `json:"sudo"`
+	// SudoersRemoved lists the sudoers files the final stage deletes
+	// (rm /etc/sudoers.d/vscode), and "sudo" when it uninstalls sudo: a
+	// base image's grant in them no longer holds.
+	SudoersRemoved []Str `json:"sudoers_removed"`
+	// RunUser is FinalUser with the Dockerfile's ARG and ENV defaults
+	// substituted (USER ${USERNAME} with ARG USERNAME=vscode is vscode).
+	RunUser *Str `json:"run_user,omitempty"`
+	// Entrypoint is the final stage's ENTRYPOINT (shell text or argv
+	// joined, redacted); nil when it sets none.
+	Entrypoint *Str `json:"entrypoint,omitempty"`
 }
 
 // BaseImage is a FROM line.
@@ -440,6 +493,10 @@ type MCPServer struct {
 
 	// EnvFile is the envFile the server's environment is loaded from (VS Code).
 	EnvFile *Str `json:"env_file,omitempty"`
+	// Headers are the HTTP headers the client sends: name, whether the
+	// value is a literal secret, or the variable it comes from (never the
+	// value).
+	Headers []EnvVar `json:"headers"`
 }
 
 // Workflow is a GitHub Actions workflow that runs or prepares an agent.

@@ -13,6 +13,8 @@ func (d *Document) Merge(o *Document) {
 	d.Workflows = append(d.Workflows, o.Workflows...)
 	d.GitConfigs = append(d.GitConfigs, o.GitConfigs...)
 	d.Credentials = append(d.Credentials, o.Credentials...)
+	d.Firewalls = append(d.Firewalls, o.Firewalls...)
+	d.Scripts = append(d.Scripts, o.Scripts...)
 	d.RuntimeClasses = append(d.RuntimeClasses, o.RuntimeClasses...)
 	d.ServiceAccounts = append(d.ServiceAccounts, o.ServiceAccounts...)
 	d.Skipped = append(d.Skipped, o.Skipped...)

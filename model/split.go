@@ -88,6 +88,14 @@ func (d *Document) Split(maxFiles int) []*Document {
 		p := part(x.File)
 		p.Credentials = append(p.Credentials, x)
 	}
+	for _, x := range d.Firewalls {
+		p := part(x.File)
+		p.Firewalls = append(p.Firewalls, x)
+	}
+	for _, x := range d.Scripts {
+		p := part(x.File)
+		p.Scripts = append(p.Scripts, x)
+	}
 	for _, x := range d.Raw {
 		p := part(x.File)
 		p.Raw = append(p.Raw, x)

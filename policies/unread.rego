@@ -43,6 +43,9 @@ speaks := {
 	"dockerfile": ["disposable", "credentials", "review"],
 	"mcp": ["network", "credentials", "review"],
 	"gitconfig": ["credentials"],
+	# a firewall script restricts egress; its sudo grants are read from the
+	# Dockerfile and devcontainer, not from it
+	"firewall": ["network"],
 	"live:network": ["network"],
 	"live:credentials": ["credentials"],
 	"live:root": ["disposable", "network", "credentials"],

@@ -36,6 +36,7 @@ test_unparseable_manifest_leaves_its_properties_unknown if {
 test_each_format_speaks_to_its_properties if {
 	want := {
 		"gitconfig": {"credentials"},
+		"firewall": {"network"},
 		"dockerfile": {"disposable", "credentials", "review"},
 		"mcp": {"network", "credentials", "review"},
 		"compose": {"disposable", "network", "credentials"},

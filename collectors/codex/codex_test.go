@@ -261,3 +261,28 @@ func TestScanFixtures(t *testing.T) {
 		t.Errorf("agents (-want +got):\n%s", diff)
 	}
 }
+
+func TestServerHeaders(t *testing.T) {
+	doc, err := collect(t, "[mcp_servers.api]\nurl = \"https://mcp.example.com/mcp\"\nhttp_headers = { Authorization = \"Bearer opaque-literal-value-123\", Accept = \"application/json\" }\nenv_http_headers = { \"X-Api-Key\" = \"API_KEY\" }\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.MCPServers) != 1 {
+		t.Fatalf("servers = %+v", doc.MCPServers)
+	}
+	var got []string
+	for _, h := range doc.MCPServers[0].Headers {
+		kind := ""
+		if h.Secret != nil {
+			kind = h.Secret.Kind
+		}
+		got = append(got, h.Name+"|"+kind+"|"+h.FromHost)
+	}
+	want := []string{"Accept||", "Authorization|bearer-token|", "X-Api-Key||API_KEY"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("headers (-want +got):\n%s", diff)
+	}
+	if len(doc.Credentials) != 1 || doc.Credentials[0].Where != "header" {
+		t.Errorf("credentials = %+v, want the literal Authorization only", doc.Credentials)
+	}
+}

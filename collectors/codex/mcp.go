@@ -70,8 +70,18 @@ func (c *cfg) mcpServers(doc *model.Document) {
 		headers, _ := s["http_headers"].(map[string]any)
 		for _, h := range c.sortedKeys(headers, "mcp_servers", name, "http_headers") {
 			v, _ := headers[h].(string)
-			if r := secrets.DetectNamed(h, v); r != nil {
-				cred(*r, "header", "header "+h, key("http_headers", h))
+			hv := mcpcmd.Header(h, v, key("http_headers", h))
+			srv.Headers = append(srv.Headers, hv)
+			if hv.Secret != nil {
+				cred(*hv.Secret, "header", "header "+h, hv.Loc)
+			}
+		}
+		// env_http_headers takes each header's value from a variable of
+		// Codex's own environment, named by the value.
+		envHeaders, _ := s["env_http_headers"].(map[string]any)
+		for _, h := range c.sortedKeys(envHeaders, "mcp_servers", name, "env_http_headers") {
+			if n, ok := envHeaders[h].(string); ok && n != "" {
+				srv.Headers = append(srv.Headers, model.EnvVar{Name: h, FromHost: n, SensitiveName: true, Loc: key("env_http_headers", h)})
 			}
 		}
 		if tok, ok := s["bearer_token"].(string); ok && tok != "" && !secrets.IsReference(tok) {

@@ -130,7 +130,7 @@ networks:
 				{Type: "volume", Source: "cache", Target: "/cache", Persistent: true, Loc: l(7)},
 				{Type: "tmpfs", Target: "/scratch", Loc: l(8)},
 				{Type: "bind", Source: `\\.\pipe\docker_engine`, Target: `\\.\pipe\docker_engine`, Persistent: true, Loc: l(10)},
-				{Type: "bind", Source: "./src", Target: "/src", ReadOnly: true, Persistent: true, Loc: l(13)},
+				{Type: "bind", Source: "./src", Target: "/src", ReadOnly: true, Persistent: true, WorkspaceRel: "src", Loc: l(13)},
 				{Type: "bind", Source: "/etc", Target: "/host-etc", Persistent: true, Loc: l(14)},
 				{Type: "tmpfs", Target: "/run", Loc: l(15)},
 			}

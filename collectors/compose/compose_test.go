@@ -99,7 +99,7 @@ func TestCollectFixtures(t *testing.T) {
 				{Type: "bind", Source: "/var/run/docker.sock", Target: "/var/run/docker.sock", Persistent: true, Loc: l(ins, 22)},
 				{Type: "bind", Source: "~/.ssh", Target: "/home/agent/.ssh", ReadOnly: true, Persistent: true, Loc: l(ins, 23)},
 				{Type: "bind", Source: "${HOME}/.aws", Target: "/root/.aws", Persistent: true, Loc: l(ins, 24)},
-				{Type: "bind", Source: ".", Target: "/workspace", Persistent: true, Loc: l(ins, 25)},
+				{Type: "bind", Source: ".", Target: "/workspace", Persistent: true, WorkspaceRel: "fixtures/compose/insecure", Loc: l(ins, 25)},
 				{Type: "volume", Source: "agent-home", Target: "/root", Persistent: true, Loc: l(ins, 26)},
 			},
 			Env: []model.EnvVar{

@@ -5,7 +5,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -103,6 +102,7 @@ func (s *service) read(es []entry) {
 			s.ports(v)
 		case "build":
 			s.buildArgs(v)
+			s.build(v, e.key)
 		case "command", "entrypoint":
 			s.commandSecrets(e.key.Value, v)
 			s.command(e.key.Value, v)
@@ -214,25 +214,6 @@ func (s *service) egress(internal map[string]model.Loc) {
 		By:         "internal network: " + strings.Join(nets, ", "),
 		Loc:        model.Loc{File: s.file, Line: line},
 	}
-}
-
-// command keeps the service's command or entrypoint (secrets redacted):
-// what it runs tells whether the agent runs there.
-func (s *service) command(key string, n *yaml.Node) {
-	var parts []string
-	if its := items(n); its != nil {
-		for _, it := range its {
-			if p, ok := scalar(it); ok {
-				parts = append(parts, p)
-			}
-		}
-	} else if p, ok := scalar(n); ok {
-		parts = append(parts, p)
-	}
-	if len(parts) == 0 {
-		return
-	}
-	s.w.Commands = append(s.w.Commands, model.Command{Phase: key, Text: secrets.Redact(strings.Join(parts, " ")), Loc: s.loc(n)})
 }
 
 // labels reads the service's labels, as a mapping or a list of key=value.

@@ -30,6 +30,9 @@ func (s *service) volumes(n *yaml.Node) {
 		// Named and host volumes outlive the container; so do anonymous
 		// ones, which compose carries over when it recreates a service.
 		m.Persistent = true
+		if m.Type == "bind" {
+			m.WorkspaceRel = workspaceRel(s.file, src)
+		}
 		s.w.Mounts = append(s.w.Mounts, m)
 	}
 }
@@ -53,6 +56,9 @@ func (s *service) longVolume(es []entry, loc model.Loc) {
 		m.Type = "bind" // a host named pipe, e.g. the Windows Docker engine
 	}
 	m.Persistent = m.Type == "bind" || m.Type == "volume"
+	if m.Type == "bind" {
+		m.WorkspaceRel = workspaceRel(s.file, m.Source)
+	}
 	s.w.Mounts = append(s.w.Mounts, m)
 }
 

@@ -22,7 +22,13 @@ func s(v string, n int) model.Str   { return model.Str{Value: v, Loc: l(n)} }
 func sp(v string, n int) *model.Str { x := s(v, n); return &x }
 func bp(v bool, n int) *model.Bool  { return &model.Bool{Value: v, Loc: l(n)} }
 func wl(n int) model.Workload {
-	return model.Workload{ID: "devcontainer:" + f, Source: "devcontainer", Loc: l(n)}
+	return model.Workload{ID: "devcontainer:" + f, Source: "devcontainer", Loc: l(n), Workspace: defaultWorkspace(l(n))}
+}
+
+// defaultWorkspace is the read-write bind of the local folder that the
+// devcontainer CLI makes when workspaceMount is not set.
+func defaultWorkspace(at model.Loc) *model.Mount {
+	return &model.Mount{Type: "bind", Source: "${localWorkspaceFolder}", Target: "/workspaces/${localWorkspaceFolderBasename}", Persistent: true, WorkspaceRel: ".", Loc: at}
 }
 
 func TestCollectCases(t *testing.T) {
@@ -103,8 +109,10 @@ func TestCollectCases(t *testing.T) {
 }`,
 		want: func() model.Workload {
 			w := wl(1)
+			w.Workspace = nil // the compose file mounts the workspace
+			w.Compose = &model.ComposeRef{Files: []string{"docker-compose.yml"}, Service: "app", Loc: l(2)}
 			w.Name = "app"
-			w.Compose = &model.ComposeRef{Files: []string{"docker-compose.yml"}, Service: "app", Loc: l(3)}
+			w.Compose = &model.ComposeRef{Files: []string{"docker-compose.yml"}, Service: "app", Loc: l(2)}
 			w.Privileged = bp(true, 6)
 			w.Features = []model.Str{
 				s("ghcr.io/devcontainers/features/docker-in-docker", 6),
@@ -156,6 +164,7 @@ func TestCollectCases(t *testing.T) {
 		want: func() model.Workload {
 			w := wl(3)
 			w.Image = sp("images/agent.Dockerfile", 3)
+			w.Build = &model.Build{Dockerfile: "images/agent.Dockerfile", Context: ".devcontainer", Loc: l(3)}
 			w.Privileged = bp(true, 3)
 			return w
 		}(),

@@ -104,8 +104,9 @@ func TestCollectFixtures(t *testing.T) {
 				{Phase: "postStart", Text: "git config --global credential.helper store", Loc: l(ins, 28)},
 				{Phase: "postStart", Text: "npm ci", Loc: l(ins, 29)},
 			},
-			Ports: []model.Str{s(ins, "3000", 31), s(ins, "db:5432", 31)},
-			User:  sp(ins, "root", 32),
+			Ports:     []model.Str{s(ins, "3000", 31), s(ins, "db:5432", 31)},
+			User:      sp(ins, "root", 32),
+			Workspace: &model.Mount{Type: "bind", Source: "${localWorkspaceFolder}", Target: "/workspaces/${localWorkspaceFolderBasename}", Persistent: true, WorkspaceRel: ".", Loc: l(ins, 2)},
 		},
 		wantCreds: []model.Credential{{SecretRef: *openai(), Where: "env", Context: "devcontainer containerEnv OPENAI_API_KEY", ReadableByAgent: true, Loc: l(ins, 21)}},
 	}, {
@@ -121,12 +122,14 @@ func TestCollectFixtures(t *testing.T) {
 			Runtime:      sp(hard, "gvisor", 10),
 			ReadOnlyRoot: b(hard, true, 11),
 			Mounts: []model.Mount{
-				{Type: "bind", Source: "${localWorkspaceFolder}", Target: "/workspace", Persistent: true, Loc: l(hard, 13)},
+				{Type: "bind", Source: "${localWorkspaceFolder}", Target: "/workspace", Persistent: true, WorkspaceRel: ".", Loc: l(hard, 13)},
 				{Type: "tmpfs", Target: "/tmp", Loc: l(hard, 15)},
 			},
-			Features: []model.Str{s(hard, "ghcr.io/devcontainers/features/node", 17)},
-			User:     sp(hard, "vscode", 20),
-			Commands: []model.Command{{Phase: "postCreate", Text: "npm ci --ignore-scripts", Loc: l(hard, 21)}},
+			Build:     &model.Build{Dockerfile: "fixtures/devcontainer/hardened/.devcontainer/Dockerfile", Context: "fixtures/devcontainer/hardened", Loc: l(hard, 5)},
+			Workspace: &model.Mount{Type: "bind", Source: "${localWorkspaceFolder}", Target: "/workspace", Persistent: true, WorkspaceRel: ".", Loc: l(hard, 13)},
+			Features:  []model.Str{s(hard, "ghcr.io/devcontainers/features/node", 17)},
+			User:      sp(hard, "vscode", 20),
+			Commands:  []model.Command{{Phase: "postCreate", Text: "npm ci --ignore-scripts", Loc: l(hard, 21)}},
 		},
 	}}
 	for _, tt := range tests {

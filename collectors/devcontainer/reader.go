@@ -33,6 +33,19 @@ type reader struct {
 	// as when remoteUser is not set.
 	remoteUser, containerUser, runUser *model.Str
 	image, dockerfile                  *model.Str
+	// context is build.context as written (relative to devcontainer.json).
+	context, buildAt *model.Str
+	// workspaceFolder is where tools open the workspace in the container;
+	// workspaceMount is the explicit workspace mount, if any.
+	workspaceFolder *model.Str
+	workspaceMount  *model.Mount
+	composed        bool
+	composeFiles    []string
+	runServices     []string
+	composeAt       model.Loc
+	service         string
+	// features keeps each feature's options object, for what they change.
+	featureOpts map[string]*hujson.Value
 }
 
 func newReader(file string, ls textpos.Lines, line int) *reader {
@@ -63,31 +76,28 @@ func (r *reader) read(obj *hujson.Object) {
 			}
 		case "service":
 			if s, ok := str(v); ok {
+				r.service = s
 				if r.w.Name == "" {
 					r.w.Name = s
 				}
-				r.compose().Service = s
-				r.compose().Loc = r.loc(v.StartOffset)
-			}
-		case "dockerComposeFile":
-			for _, f := range stringsOf(v) {
-				s, _ := str(f)
-				r.compose().Files = append(r.compose().Files, path.Clean(path.Join(path.Dir(r.file), s)))
 			}
 		case "runServices":
 			for _, f := range stringsOf(v) {
 				s, _ := str(f)
-				r.compose().RunServices = append(r.compose().RunServices, s)
+				r.runServices = append(r.runServices, s)
 			}
 		case "image":
 			r.image = r.str(v)
 		case "build":
+			r.buildAt = &model.Str{Loc: r.loc(m.off)}
 			for _, b := range members(v) {
 				switch b.name {
 				case "dockerfile", "dockerFile":
 					r.setDockerfile(b.val)
 				case "args":
 					r.buildArgs(b.val)
+				case "context":
+					r.context = r.str(b.val)
 				}
 			}
 		case "dockerFile": // pre-"build" spelling, still honoured
@@ -111,6 +121,22 @@ func (r *reader) read(obj *hujson.Object) {
 		case "workspaceMount":
 			if s := r.str(v); s != nil && s.Value != "" {
 				r.addMount(parseMountSpec(s.Value), s.Loc)
+				ws := r.w.Mounts[len(r.w.Mounts)-1]
+				r.workspaceMount = &ws
+			}
+		case "workspaceFolder":
+			r.workspaceFolder = r.str(v)
+		case "dockerComposeFile":
+			r.composed = true
+			r.composeAt = r.loc(m.off)
+			vals := elems(v)
+			if vals == nil {
+				vals = []*hujson.Value{v}
+			}
+			for _, e := range vals {
+				if s, ok := str(e); ok && s != "" {
+					r.composeFiles = append(r.composeFiles, path.Clean(path.Join(path.Dir(r.file), s)))
+				}
 			}
 		case "features":
 			r.features(v)
@@ -155,14 +181,6 @@ func (r *reader) setDockerfile(v *hujson.Value) {
 	}
 }
 
-// compose is the compose service the devcontainer runs in, made on first use.
-func (r *reader) compose() *model.ComposeRef {
-	if r.w.Compose == nil {
-		r.w.Compose = &model.ComposeRef{}
-	}
-	return r.w.Compose
-}
-
 func (r *reader) finish() {
 	r.w.Image = r.image
 	if r.w.Image == nil {
@@ -174,6 +192,20 @@ func (r *reader) finish() {
 			break
 		}
 	}
+	if r.dockerfile != nil && r.image == nil {
+		ctx := "."
+		if r.context != nil {
+			ctx = r.context.Value
+		}
+		loc := r.dockerfile.Loc
+		r.w.Build = &model.Build{Dockerfile: r.dockerfile.Value, Context: path.Join(path.Dir(r.file), ctx), Loc: loc}
+	}
+	if r.composed && r.service != "" {
+		r.w.Compose = &model.ComposeRef{Files: r.composeFiles, Service: r.service, RunServices: r.runServices, Loc: r.composeAt}
+	}
+	r.workspace()
+	r.scripts()
+	r.sudo()
 }
 
 // privileged keeps the strongest setting: the container is privileged when

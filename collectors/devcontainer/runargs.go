@@ -247,6 +247,10 @@ func (r *reader) features(v *hujson.Value) {
 		loc := r.loc(f.off)
 		id := featureID(f.name)
 		r.w.Features = append(r.w.Features, model.Str{Value: id, Loc: loc})
+		if r.featureOpts == nil {
+			r.featureOpts = map[string]*hujson.Value{}
+		}
+		r.featureOpts[id] = f.val
 		switch path.Base(id) {
 		case "docker-outside-of-docker", "docker-from-docker":
 			r.addMount(model.Mount{Type: "bind", Source: "/var/run/docker.sock", Target: "/var/run/docker-host.sock"}, loc)

@@ -1,6 +1,7 @@
 package dockerfile
 
 import (
+	"path"
 	"strings"
 
 	"github.com/moby/buildkit/frontend/dockerfile/command"
@@ -20,6 +21,17 @@ type stage struct {
 	name string     // lower-cased "AS" name, "" when unnamed
 	base int        // index of the stage it builds on, -1 for an image
 	user *model.Str // last USER in this stage
+	// runUser is user with the ARG and ENV defaults in effect substituted.
+	runUser *model.Str
+	// vars are the ARG and ENV values in effect, to resolve USER and the
+	// commands RUN executes; never put in the model (they may be secrets).
+	vars       map[string]string
+	workdir    string
+	copies     []model.Copy
+	sudoers    []model.SudoRule
+	removed    []model.Str
+	groups     []model.UserGroup
+	entrypoint *model.Str
 }
 
 // builder walks the instructions in order, keeping the state a Dockerfile
@@ -48,9 +60,21 @@ func (b *builder) instruction(n *parser.Node) {
 	case command.From:
 		b.from(n)
 	case command.User:
-		if len(b.stages) > 0 && n.Next != nil {
-			b.stages[len(b.stages)-1].user = &model.Str{Value: n.Next.Value, Loc: b.loc(n)}
+		if st := b.cur(); st != nil && n.Next != nil {
+			st.user = &model.Str{Value: n.Next.Value, Loc: b.loc(n)}
+			st.runUser = &model.Str{Value: b.expand(n.Next.Value), Loc: b.loc(n)}
 		}
+	case command.Workdir:
+		if st := b.cur(); st != nil && n.Next != nil {
+			st.workdir = path.Join(st.workdir, b.expand(n.Next.Value))
+			if !strings.HasPrefix(st.workdir, "/") {
+				st.workdir = "/" + st.workdir
+			}
+		}
+	case command.Copy:
+		b.copy(n)
+	case command.Entrypoint:
+		b.entrypoint(n)
 	case command.Env:
 		b.env(n)
 	case command.Arg:
@@ -59,6 +83,7 @@ func (b *builder) instruction(n *parser.Node) {
 		b.run(n)
 	case command.Add:
 		b.add(n)
+		b.copy(n)
 	}
 }
 
@@ -71,7 +96,7 @@ func (b *builder) from(n *parser.Node) {
 	if v, _, err := b.lex.ProcessWord(raw, shell.EnvsFromSlice(b.metaEnv())); err == nil && v != "" {
 		ref = v
 	}
-	st := stage{base: -1}
+	st := stage{base: -1, vars: map[string]string{}}
 	if as := n.Next.Next; as != nil && strings.EqualFold(as.Value, "as") && as.Next != nil {
 		st.name = strings.ToLower(as.Next.Value)
 	}
@@ -83,6 +108,13 @@ func (b *builder) from(n *parser.Node) {
 			st.base = i
 			break
 		}
+	}
+	if st.base >= 0 {
+		// A stage built on another inherits its ENV and WORKDIR.
+		for k, v := range b.stages[st.base].vars {
+			st.vars[k] = v
+		}
+		st.workdir = b.stages[st.base].workdir
 	}
 	b.stages = append(b.stages, st)
 	if st.base >= 0 || strings.EqualFold(ref, "scratch") {
@@ -102,23 +134,74 @@ func (b *builder) metaEnv() []string {
 	return env
 }
 
-// finish resolves the final user: a stage that sets no USER inherits the
-// one of the stage it is built FROM.
+// finish resolves the final stage: a stage that sets no USER or
+// ENTRYPOINT inherits those of the stage it is built FROM, and keeps what
+// that stage copied in and wrote to sudoers.
 func (b *builder) finish() {
 	// A stage only builds on earlier ones, so the walk always ends.
-	for i := len(b.stages) - 1; i >= 0; {
-		if u := b.stages[i].user; u != nil {
-			b.img.FinalUser = u
-			return
-		}
-		i = b.stages[i].base
+	var chain []*stage
+	for i := len(b.stages) - 1; i >= 0; i = b.stages[i].base {
+		chain = append(chain, &b.stages[i])
 	}
+	for _, st := range chain {
+		if st.user != nil && b.img.FinalUser == nil {
+			b.img.FinalUser, b.img.RunUser = st.user, st.runUser
+		}
+		if st.entrypoint != nil && b.img.Entrypoint == nil {
+			b.img.Entrypoint = st.entrypoint
+		}
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		st := chain[i]
+		b.img.Copies = append(b.img.Copies, st.copies...)
+		b.img.Sudoers = append(b.img.Sudoers, st.sudoers...)
+		b.img.SudoersRemoved = append(b.img.SudoersRemoved, st.removed...)
+		b.img.Groups = append(b.img.Groups, st.groups...)
+	}
+	if u := b.img.RunUser; u != nil {
+		b.img.Sudo = Grants(&b.img, u.Value)
+	}
+}
+
+// cur is the stage being read, nil before the first FROM.
+func (b *builder) cur() *stage {
+	if len(b.stages) == 0 {
+		return nil
+	}
+	return &b.stages[len(b.stages)-1]
+}
+
+// vars is the ARG and ENV values in effect in the current stage.
+func (b *builder) vars() map[string]string {
+	env := map[string]string{}
+	if st := b.cur(); st != nil {
+		for k, v := range st.vars {
+			env[k] = v
+		}
+	}
+	return env
+}
+
+// expand substitutes the ARG and ENV values in effect; unset variables
+// stay as written.
+func (b *builder) expand(s string) string {
+	var pairs []string
+	for k, v := range b.vars() {
+		pairs = append(pairs, k+"="+v)
+	}
+	if v, _, err := b.lex.ProcessWord(s, shell.EnvsFromSlice(pairs)); err == nil {
+		return v
+	}
+	return s
 }
 
 // env records every ENV pair; values are classified, never kept.
 func (b *builder) env(n *parser.Node) {
 	for kv := n.Next; kv != nil && kv.Next != nil; {
 		b.variable("ENV", kv.Value, unquote(kv.Next.Value), n)
+		if st := b.cur(); st != nil {
+			st.vars[kv.Value] = b.expand(unquote(kv.Next.Value))
+		}
 		if kv.Next.Next == nil {
 			break
 		}
@@ -130,6 +213,16 @@ func (b *builder) env(n *parser.Node) {
 func (b *builder) arg(n *parser.Node) {
 	for w := n.Next; w != nil; w = w.Next {
 		name, value, ok := strings.Cut(w.Value, "=")
+		if st := b.cur(); st != nil {
+			// ARG NAME in a stage brings a global ARG's default into it.
+			if !ok {
+				if v, global := b.meta[name]; global {
+					st.vars[name] = v
+				}
+			} else {
+				st.vars[name] = b.expand(unquote(value))
+			}
+		}
 		if !ok {
 			continue
 		}

@@ -33,6 +33,7 @@ COPY --from=empty / /
 			Loc:        loc(f, 1),
 			BaseImages: []model.BaseImage{{Ref: "golang:1.22", Tag: "1.22", Stage: "build", Loc: loc(f, 1)}},
 			FinalUser:  &model.Str{Value: "builder", Loc: loc(f, 2)},
+			RunUser:    &model.Str{Value: "builder", Loc: loc(f, 2)},
 		},
 	}, {
 		name: "last user of the final stage wins, earlier stage users do not leak",
@@ -49,6 +50,7 @@ USER root
 				{Ref: "registry.local:5000/team/base", Loc: loc(f, 3)},
 			},
 			FinalUser: &model.Str{Value: "root", Loc: loc(f, 5)},
+			RunUser:   &model.Str{Value: "root", Loc: loc(f, 5)},
 		},
 	}, {
 		name: "final stage without USER from an image is root",
@@ -141,6 +143,9 @@ ADD ["HTTP://EXAMPLE.COM/a", "/a"]
 				str("https://[REDACTED]@example.com/x.tgz?token=[REDACTED]&v=2", f, 3),
 				str("HTTP://EXAMPLE.COM/a", f, 5),
 			},
+			// The local archive is a build-context file, kept so a command
+			// running it can be traced back to the repository.
+			Copies: []model.Copy{{Sources: []string{"./local.tgz"}, Dest: "/opt/", Loc: loc(f, 4)}},
 		},
 	}}
 	for _, tt := range tests {

@@ -94,6 +94,7 @@ func TestCollectFixtures(t *testing.T) {
 				{Ref: "gcr.io/distroless/nodejs20-debian12:nonroot@sha256:0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0", Tag: "nonroot", Pinned: true, Stage: "runtime", Loc: loc(hardened, 12)},
 			},
 			FinalUser: &model.Str{Value: "65532:65532", Loc: loc(hardened, 17)},
+			RunUser:   &model.Str{Value: "65532:65532", Loc: loc(hardened, 17)},
 			Env: []model.EnvVar{
 				{Name: "NODE_IMAGE", Loc: loc(hardened, 3)},
 				{Name: "NODE_ENV", Loc: loc(hardened, 14)},

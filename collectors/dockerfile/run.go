@@ -19,6 +19,7 @@ func (b *builder) run(n *parser.Node) {
 			b.img.PipeToShell = append(b.img.PipeToShell, model.Str{Value: clip(secrets.Redact(p), maxKeptText), Loc: b.loc(n)})
 		}
 	}
+	b.privileges(shellText(n), b.loc(n))
 	text := n.Original
 	for _, h := range n.Heredocs {
 		text += "\n" + h.Content
@@ -153,4 +154,35 @@ func validDigest(d string) bool {
 		}
 	}
 	return true
+}
+
+// shellText is the shell script a shell-form RUN executes, with its
+// here-documents put back after the command line, as a shell reads them
+// (RUN cat > /etc/sudoers.d/x <<EOF …). Exec-form RUNs give their -c
+// script, or their words.
+func shellText(n *parser.Node) string {
+	if n.Attributes["json"] || n.Next == nil {
+		s := scripts(n)
+		return strings.Join(s, "\n")
+	}
+	first := strings.Fields(n.Next.Value)
+	if len(n.Heredocs) > 0 && len(first) > 0 && (strings.HasPrefix(first[0], "<<") || isShell(path.Base(first[0]))) {
+		// RUN <<EOF, RUN bash <<EOF: the here-document is the script.
+		var parts []string
+		for _, h := range n.Heredocs {
+			parts = append(parts, h.Content)
+		}
+		return strings.Join(parts, "\n")
+	}
+	var b strings.Builder
+	b.WriteString(n.Next.Value)
+	for _, h := range n.Heredocs {
+		b.WriteString("\n")
+		b.WriteString(h.Content)
+		if !strings.HasSuffix(h.Content, "\n") {
+			b.WriteString("\n")
+		}
+		b.WriteString(h.Name)
+	}
+	return b.String()
 }

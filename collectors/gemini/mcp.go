@@ -76,8 +76,10 @@ func mcpServers(file string, v *jsonpos.Value, doc *model.Document) {
 		if h := s.Get("headers"); h != nil && h.Kind == jsonpos.Object {
 			for _, e := range h.Members {
 				if e.Value.Kind == jsonpos.String {
-					if r := secrets.DetectNamed(e.Key, e.Value.Str); r != nil {
-						cred(*r, "header", "header "+e.Key, model.Loc{File: file, Line: e.Line})
+					hv := mcpcmd.Header(e.Key, e.Value.Str, model.Loc{File: file, Line: e.Line})
+					srv.Headers = append(srv.Headers, hv)
+					if hv.Secret != nil {
+						cred(*hv.Secret, "header", "header "+e.Key, hv.Loc)
 					}
 				}
 			}

@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/shell"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
@@ -93,7 +94,8 @@ func (f *file) commands(c *yaml.Node, desc string, w *model.Workload) {
 		}
 	}
 	if at != nil {
-		w.Commands = append(w.Commands, model.Command{Phase: "entrypoint", Text: strings.Join(parts, " "), Loc: f.loc(at)})
+		text := strings.Join(parts, " ")
+		w.Commands = append(w.Commands, model.Command{Phase: "entrypoint", Text: text, Scripts: containerScripts(text), Loc: f.loc(at)})
 	}
 }
 
@@ -116,4 +118,17 @@ func (f *file) secretObject(o object) {
 			}
 		}
 	}
+}
+
+// containerScripts are the scripts a container command runs, by their
+// absolute paths in the image (a relative path depends on the image's
+// working directory, which the manifest does not say).
+func containerScripts(text string) []string {
+	var out []string
+	for _, p := range shell.Scripts(text) {
+		if strings.HasPrefix(p, "/") {
+			out = append(out, p)
+		}
+	}
+	return out
 }

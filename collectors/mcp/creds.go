@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/codex/mcpcmd"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
@@ -57,25 +58,8 @@ func headerSecret(name, value string) *model.SecretRef {
 		return r
 	}
 	_, literal := references(value)
-	f := strings.Fields(literal)
-	cred := ""
-	switch {
-	case len(f) == 0:
-		return nil
-	case len(f) == 1 && authSchemes[strings.ToLower(f[0])]:
-		return nil // "Bearer ${TOKEN}": the token is a reference
-	case len(f) == 1:
-		cred = f[0]
-	default:
-		cred = strings.Join(f[1:], " ")
-	}
-	if r := secrets.Detect(cred); r != nil {
-		return r
-	}
-	return &model.SecretRef{Kind: "bearer-token", Lifetime: "unknown", Fingerprint: secrets.Fingerprint(cred)}
+	return mcpcmd.AuthorizationSecret(literal)
 }
-
-var authSchemes = map[string]bool{"bearer": true, "basic": true, "token": true, "digest": true}
 
 // found is a literal secret in args or a URL, with what held it.
 type found struct {

@@ -64,7 +64,8 @@ func TestInsecureFixture(t *testing.T) {
 			Args:     []string{"run", "-i", "--rm", "-e", "GITHUB_PERSONAL_ACCESS_TOKEN=" + marker(&pat2), "ghcr.io/github/github-mcp-server:latest"},
 			Launcher: "docker", Package: "ghcr.io/github/github-mcp-server", Version: "latest"},
 		{Name: "search", Config: "mcp.json", Transport: "http", Loc: at(18), Args: []string{},
-			URL: "http://mcp.search.example.com/mcp?api_key=" + marker(&query), PlainHTTP: true},
+			URL: "http://mcp.search.example.com/mcp?api_key=" + marker(&query), PlainHTTP: true,
+			Headers: []model.EnvVar{{Name: "Authorization", Secret: &bearer, SensitiveName: true, Loc: at(22)}}},
 	}
 	if diff := cmp.Diff(want, doc.MCPServers); diff != "" {
 		t.Errorf("servers (-want +got):\n%s", diff)
@@ -108,7 +109,9 @@ func TestVSCodeFixtures(t *testing.T) {
 	doc = collectFixture(t, h)
 	wantH := []model.MCPServer{
 		{Name: "github", Config: "vscode", Transport: "http", Loc: model.Loc{File: h, Line: 7}, Args: []string{},
-			URL: "https://api.githubcopilot.com/mcp/"},
+			URL: "https://api.githubcopilot.com/mcp/",
+			// A VS Code input: prompted for, not written in the file.
+			Headers: []model.EnvVar{{Name: "Authorization", FromHost: "input:github-token", SensitiveName: true, Loc: model.Loc{File: h, Line: 10}}}},
 		{Name: "local-tools", Config: "vscode", Transport: "stdio", Loc: model.Loc{File: h, Line: 12},
 			Command: "${workspaceFolder}/tools/mcp-server", Args: []string{"--root", "${workspaceFolder}"}, Pinned: true,
 			EnvFile: &model.Str{Value: "${workspaceFolder}/.env.mcp", Loc: model.Loc{File: h, Line: 15}}},

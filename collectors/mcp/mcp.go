@@ -119,7 +119,7 @@ func (c *collector) server(m jsonpos.Member) model.MCPServer {
 	c.url(v, desc, &s)
 	s.Transport = transport(text(v.Get("type")), command, s.URL)
 	c.env(v, desc, &s)
-	c.headers(v, desc)
+	c.headers(v, desc, &s)
 	if ef := v.Get("envFile"); text(ef) != "" {
 		s.EnvFile = &model.Str{Value: text(ef), Loc: c.loc(ef.Line)}
 	}

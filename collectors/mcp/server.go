@@ -51,12 +51,17 @@ func (c *collector) env(v *jsonpos.Value, desc string, s *model.MCPServer) {
 	}
 }
 
-// headers records the literal credentials of the server's HTTP headers
-// (the model keeps no header values).
-func (c *collector) headers(v *jsonpos.Value, desc string) {
+// headers records the server's HTTP headers: name, the variable or
+// input a value comes from, and literal credentials (kept only as
+// credentials; the model keeps no header values).
+func (c *collector) headers(v *jsonpos.Value, desc string, s *model.MCPServer) {
 	for _, m := range members(v.Get("headers")) {
+		h := model.EnvVar{Name: m.Key, SensitiveName: secrets.SensitiveName(m.Key) || strings.EqualFold(m.Key, "authorization"), Loc: c.loc(m.Line)}
+		h.FromHost, _ = references(text(m.Value))
 		if r := headerSecret(m.Key, text(m.Value)); r != nil {
+			h.Secret = r
 			c.credential(*r, "header", desc+" header "+m.Key, m.Value)
 		}
+		s.Headers = append(s.Headers, h)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/sandbox-audit/sandbox-audit/collectors/cursor"
 	"github.com/sandbox-audit/sandbox-audit/collectors/devcontainer"
 	"github.com/sandbox-audit/sandbox-audit/collectors/dockerfile"
+	"github.com/sandbox-audit/sandbox-audit/collectors/firewall"
 	"github.com/sandbox-audit/sandbox-audit/collectors/gemini"
 	"github.com/sandbox-audit/sandbox-audit/collectors/gitconfig"
 	"github.com/sandbox-audit/sandbox-audit/collectors/kubernetes"
@@ -31,7 +32,11 @@ func All() []collectors.Collector {
 		cursor.New(),
 		&mcp.Collector{},
 		&gitconfig.Collector{},
-		// Last: it reads any YAML file with apiVersion and kind.
+		// It reads any YAML file with apiVersion and kind, so no collector
+		// that claims YAML may come after it.
 		&kubernetes.Collector{},
+		// Shell scripts only; its Link joins scripts to the workloads that
+		// run them, after the Kubernetes and Dockerfile links.
+		firewall.New(),
 	}
 }

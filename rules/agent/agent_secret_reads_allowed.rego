@@ -8,9 +8,15 @@
 #   cloud keys, SSH keys and application secrets into its context, where a prompt
 #   injection can make it write them into a commit, a comment or a web request.
 #   To stay quiet on ordinary setups the rule fires only when reads are
-#   auto-approved as above. An agent a workflow step starts reads the runner,
-#   not a developer's home: which secrets reach it there is judged by the
-#   workflow rules (workflow-agent-extra-secrets, workflow-agent-model-key-readable).
+#   auto-approved as above, or when an allow rule lets a reading command take
+#   any path (Bash(cat:*), Bash(grep:*), Bash(head:*), Bash(jq:*)… — a path
+#   after the prefix, or ../ inside it, reaches ~/.aws), prints the environment
+#   (Bash(printenv:*)) or the cluster's Secrets (Bash(kubectl get:*)). Read deny
+#   rules do not stop Bash (Claude Code applies them to its file tools only):
+#   only a Bash deny or ask rule that covers the command holds those back. An
+#   agent a workflow step starts reads the runner, not a developer's home:
+#   which secrets reach it there is judged by the workflow rules
+#   (workflow-agent-extra-secrets, workflow-agent-model-key-readable).
 # related_resources:
 #   - ref: https://docs.anthropic.com/en/docs/claude-code/iam
 #     description: Claude Code — Read deny rules
@@ -73,4 +79,46 @@ _covered(a, paths) if {
 	is_string(r.value)
 	some p in paths
 	agent.reads(r.value, p)
+}
+
+# Shell commands that read any path or secret, when nothing above already
+# auto-approves reads: one finding per settings file, at its first such rule.
+deny contains f if {
+	some a in agent.agents
+	a.tool == "claude-code"
+	not _sandbox_on(a)
+	not _trigger(a)
+	grants := [g |
+		some [i, j] in agent.lead_allows
+		agent.agents[i] == a
+		r := a.allow[j]
+		c := agent.read_command(r.value)
+		open := _bash_open(a, r.value, c)
+		count(open) > 0
+		g := {"rule": r, "open": open}
+	]
+	count(grants) > 0
+	rules := concat(", ", [sprintf("%q", [g.rule.value]) | some g in grants])
+	open := concat(", ", sort({o | some g in grants; some o in g.open}))
+	f := sa.finding(rego.metadata.chain(), grants[0].rule, sprintf("%s allows %s without a prompt and no Bash deny or ask rule covers %s: the agent can read these credentials", [agent.label(a), rules, open]))
+}
+
+# _bash_open lists what a reading command may print that no deny or ask
+# rule holds back, trying the command on each credential path.
+_bash_open(a, rule, "printenv") := ["the environment's secrets"] if {
+	not agent.held_back(a, concat("", [agent.shell_literal(rule), " GITHUB_TOKEN"]))
+} else := []
+
+_bash_open(a, rule, "kubectl get") := ["the cluster's Secrets"] if {
+	not agent.held_back(a, concat("", [agent.shell_literal(rule), " secret -o yaml"]))
+} else := []
+
+_bash_open(a, rule, c) := [name |
+	some name, paths in targets
+	not _shell_covered(a, rule, paths)
+] if not c in {"printenv", "kubectl get"}
+
+_shell_covered(a, rule, paths) if {
+	some p in paths
+	agent.held_back(a, concat(" ", [agent.shell_literal(rule), p]))
 }

@@ -87,3 +87,43 @@ test_workflow_step_quiet if {
 		"allow": [{"value": "Read", "file": ".github/workflows/fix.yml", "line": 34}],
 	}]}
 }
+
+bash_agent(allow, deny) := {"agents": [{
+	"tool": "claude-code", "scope": "project", "profile": "", "file": settings, "line": 1,
+	"allow": [{"value": v, "file": settings, "line": 4 + i} | some i, v in allow],
+	"deny": [{"value": v, "file": settings, "line": 20 + i} | some i, v in deny], "ask": [],
+}]}
+
+test_bash_readers_fire_once_per_file if {
+	fs := agent_secret_reads_allowed.deny with input as bash_agent(["Bash(npm test:*)", "Bash(cat:*)", "Bash(grep -r:*)"], [])
+	count(fs) == 1
+	some f in fs
+	f.line == 5
+	contains(f.message, "allows \"Bash(cat:*)\", \"Bash(grep -r:*)\" without a prompt and no Bash deny or ask rule covers .env, ~/.aws, ~/.ssh")
+}
+
+# Read deny rules guard Claude's file tools, not cat in Bash.
+test_read_deny_does_not_hold_back_cat if {
+	fs := agent_secret_reads_allowed.deny with input as bash_agent(["Bash(cat:*)"], ["Read(~/.aws/**)", "Read(./.env)", "Read(~/.ssh/**)"])
+	count(fs) == 1
+}
+
+test_bash_deny_holds_back if {
+	fs := agent_secret_reads_allowed.deny with input as bash_agent(["Bash(cat:*)"], ["Bash(cat ~/.aws:*)"])
+	some f in fs
+	not contains(f.message, "~/.aws")
+	contains(f.message, ".env, ~/.ssh")
+	gs := agent_secret_reads_allowed.deny with input as bash_agent(["Bash(cat:*)"], ["Bash(cat:*)"])
+	count(gs) == 0
+}
+
+test_printenv_and_kubectl_get if {
+	fs := agent_secret_reads_allowed.deny with input as bash_agent(["Bash(printenv:*)", "Bash(kubectl get:*)"], [])
+	some f in fs
+	contains(f.message, "the cluster's Secrets, the environment's secrets")
+}
+
+test_scoped_readers_quiet if {
+	fs := agent_secret_reads_allowed.deny with input as bash_agent(["Bash(cat package.json)", "Bash(ls:*)", "Bash(git status:*)", "Bash(wc -l:*)"], [])
+	count(fs) == 0
+}

@@ -8,6 +8,11 @@
 #   escape), NET_ADMIN (rewrite routes and firewall rules, so egress limits stop
 #   holding), BPF/PERFMON (kernel tracing), SYS_BOOT, MAC_ADMIN/MAC_OVERRIDE
 #   (disable LSM policy) and ALL. One finding per capability, at its line.
+#   NET_ADMIN added so that a firewall script can program the filter is not
+#   reported when the agent cannot use it: the workload runs as a known
+#   non-root user, is not privileged, and has no sudo that reaches root or the
+#   packet filter (the reference Claude Code devcontainer); otherwise
+#   egress-firewall-undoable says how the agent can.
 # related_resources:
 #   - ref: https://man7.org/linux/man-pages/man7/capabilities.7.html
 #     description: capabilities(7) — what each capability allows
@@ -24,6 +29,7 @@
 #   remediation: Remove the capability from cap_add / securityContext.capabilities.add / --cap-add and drop ALL, adding back only NET_BIND_SERVICE-class capabilities the workload provably needs. Tasks that need SYS_ADMIN (nested containers, FUSE) belong in a gVisor or microVM sandbox.
 package rules.dangerous_capabilities
 
+import data.lib.privilege
 import data.lib.sa
 import data.lib.workload as wl
 
@@ -56,8 +62,12 @@ deny contains f if {
 	some c in w.cap_add
 	cap := norm(c.value)
 	reason := why[cap]
+	not _for_script(w, cap)
 	f := sa.finding(
 		rego.metadata.chain(), c,
 		sprintf("%s adds capability %s: %s", [wl.label(w), cap, reason]),
 	)
 }
+
+# NET_ADMIN held for the firewall script only: the agent's user cannot use it.
+_for_script(w, "NET_ADMIN") if privilege.kept_for_script(w)

@@ -55,3 +55,38 @@ test_dropped_not_added_quiet if {
 test_empty_input_quiet if {
 	count(dangerous_capabilities.deny) == 0 with input as {}
 }
+
+fw_egress := {
+	"restricted": true, "script_unverified": true,
+	"script": {"path": ".devcontainer/init-firewall.sh", "phase": "postStart"},
+}
+
+net_admin(extra) := object.union({
+	"source": "devcontainer", "name": "dev", "egress": fw_egress,
+	"cap_add": [{"value": "NET_ADMIN", "file": ".devcontainer/devcontainer.json", "line": 4}],
+}, extra)
+
+# The reference devcontainer: NET_ADMIN for the firewall script, a non-root
+# user whose only sudo is that root-owned script.
+test_net_admin_for_firewall_script_quiet if {
+	w := net_admin({
+		"user": {"value": "node", "file": ".devcontainer/devcontainer.json", "line": 9},
+		"sudo": [{"who": "node", "run_as": "(root)", "nopasswd": true, "commands": ["/usr/local/bin/init-firewall.sh"]}],
+	})
+	fs := dangerous_capabilities.deny with input as {"workloads": [w]}
+	count(fs) == 0
+}
+
+test_net_admin_for_script_but_sudo_all_fires if {
+	w := net_admin({
+		"user": {"value": "node", "file": ".devcontainer/devcontainer.json", "line": 9},
+		"sudo": [{"who": "node", "run_as": "(ALL)", "nopasswd": true, "commands": ["ALL"]}],
+	})
+	fs := dangerous_capabilities.deny with input as {"workloads": [w]}
+	count(fs) == 1
+}
+
+test_net_admin_for_script_but_user_unknown_fires if {
+	fs := dangerous_capabilities.deny with input as {"workloads": [net_admin({})]}
+	count(fs) == 1
+}

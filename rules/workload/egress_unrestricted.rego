@@ -7,10 +7,12 @@
 #   agent that reads a prompt injection can send the repository, its tokens and
 #   anything it can reach to any host on the internet, and fetch and run any
 #   code. Fires when egress is not declared, when the declared control allows
-#   every destination, or when it is declared but not default-deny; quiet for
-#   network none. A control that reaches every destination on an HTTP or
-#   HTTPS port (a NetworkPolicy to 0.0.0.0/0 on 443, Cilium's world on 443)
-#   counts as allowing every destination: exfiltration needs nothing else.
+#   every destination, or when it is declared but not default-deny (a
+#   firewall script whose OUTPUT policy stays ACCEPT, one that was not read, or
+#   one run as a non-root user without sudo, which cannot apply its rules);
+#   quiet for network none. A control that reaches every destination on an
+#   HTTP or HTTPS port (a NetworkPolicy to 0.0.0.0/0 on 443, Cilium's world on
+#   443) counts as allowing every destination: exfiltration needs nothing else.
 # related_resources:
 #   - ref: https://kubernetes.io/docs/concepts/services-networking/network-policies/
 #     description: Kubernetes — NetworkPolicy, default deny all egress traffic
@@ -27,6 +29,7 @@
 #   remediation: Deny outbound traffic by default and name the exceptions (package registry, git host, model API), e.g. through an egress proxy with an allowlist. Compose - attach the service only to an internal network, with the proxy as its way out, or network_mode none. Kubernetes - a default-deny egress NetworkPolicy plus one that allows the proxy and DNS. Devcontainer - runArgs --network=none or an internal network.
 package rules.egress_unrestricted
 
+import data.lib.privilege
 import data.lib.sa
 import data.lib.workload as wl
 
@@ -60,6 +63,10 @@ egress(w) := object.get(w, "egress", null)
 # The ways to be unrestricted, each with its own wording.
 problem(w) := "declares no egress restriction" if {
 	not is_object(egress(w))
+} else := sprintf("runs firewall script %s, which was not read (%s): nothing shows that egress is denied by default", [egress(w).script.runs, egress(w).script.not_read]) if {
+	object.get(egress(w), ["script", "not_read"], "") != ""
+} else := sprintf("runs firewall script %s as %s without sudo: a non-root user cannot program the packet filter, so its rules never apply", [egress(w).script.path, privilege.runtime_user(w)]) if {
+	privilege.script_powerless(w)
 } else := sprintf("has an egress control (%s) that allows every destination", [by(w)]) if {
 	object.get(egress(w), "allow_all", false) == true
 } else := sprintf("has an egress control (%s) that allows every destination on %s", [by(w), concat(", ", web_ports(w))]) if {

@@ -142,3 +142,50 @@ test_host_network_left_to_host_network if {
 		"host_network": {"value": true, "file": "pod.yaml", "line": 12},
 	}]}
 }
+
+test_unread_firewall_script_fires if {
+	fs := egress_unrestricted.deny with input as {"workloads": [{
+		"source": "devcontainer", "name": "dev", "file": ".devcontainer/devcontainer.json", "line": 1,
+		"egress": {
+			"restricted": false, "script_unverified": true, "by": "firewall script /opt/fw.sh (postStartCommand), not read: not among the files read",
+			"script": {"runs": "/opt/fw.sh", "phase": "postStart", "not_read": "not among the files read"},
+		},
+	}]}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "runs firewall script /opt/fw.sh, which was not read (not among the files read): nothing shows that egress is denied by default")
+}
+
+test_script_restricted_quiet if {
+	fs := egress_unrestricted.deny with input as {"workloads": [{
+		"source": "devcontainer", "name": "dev",
+		"egress": {"restricted": true, "script_unverified": true, "by": "firewall script .devcontainer/fw.sh (postStartCommand)", "script": {"path": ".devcontainer/fw.sh"}},
+	}]}
+	count(fs) == 0
+}
+
+test_firewall_script_without_root_fires if {
+	fs := egress_unrestricted.deny with input as {"workloads": [{
+		"source": "devcontainer", "name": "dev",
+		"user": {"value": "node", "file": ".devcontainer/devcontainer.json", "line": 3},
+		"egress": {
+			"restricted": true, "script_unverified": true, "by": "firewall script .devcontainer/init-firewall.sh (postCreateCommand)",
+			"script": {"path": ".devcontainer/init-firewall.sh", "phase": "postCreate", "sudo": false, "rules": {"sudo": false}},
+		},
+	}]}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "runs firewall script .devcontainer/init-firewall.sh as node without sudo: a non-root user cannot program the packet filter")
+}
+
+test_firewall_script_with_sudo_inside_quiet if {
+	fs := egress_unrestricted.deny with input as {"workloads": [{
+		"source": "devcontainer", "name": "dev",
+		"user": {"value": "node", "file": ".devcontainer/devcontainer.json", "line": 3},
+		"egress": {
+			"restricted": true, "script_unverified": true,
+			"script": {"path": ".devcontainer/init-firewall.sh", "phase": "postCreate", "sudo": false, "rules": {"sudo": true}},
+		},
+	}]}
+	count(fs) == 0
+}

@@ -49,20 +49,13 @@ stores := {
 	".terraform.d/credentials.tfrc.json": "Terraform Cloud token",
 	".codex/auth.json": "Codex login",
 	".claude/.credentials.json": "Claude Code login",
+	".claude.json": "Claude Code account file (its API key when logged in with one)",
+	".gemini/oauth_creds.json": "Gemini CLI login",
+	".local/share/opencode/auth.json": "opencode login",
+	".config/github-copilot": "GitHub Copilot token",
 }
 
-# Mount types that never name a host path.
-not_host := {"volume", "pvc", "tmpfs", "secret", "configmap", "emptyDir", "image", "npipe"}
-
-home_re := `^(?:~|(?:\$\{(?:localEnv:|env:)?(?:HOME|USERPROFILE)[^}]*\}|\$(?:HOME|USERPROFILE))+|/home/[^/]+|/root|/Users/[^/]+|[A-Za-z]:/Users/[^/]+)(/.*)?$`
-
-# home_rest(src) is the path below a home directory ("" for the home itself),
-# undefined when src is not under one.
-home_rest(src) := rest if {
-	s := replace(src, "\\", "/")
-	some m in regex.find_all_string_submatch_n(home_re, s, 1)
-	rest := trim(regex.replace(m[1], "/+", "/"), "/")
-}
+home_rest(src) := wl.home_rest(src)
 
 # held(rest) is the set of credential stores a mount of ~/rest exposes: the
 # store itself, a file inside it, or a parent directory holding it.
@@ -86,17 +79,12 @@ describe("", _) := "the whole home directory: SSH keys, cloud, registry and git 
 
 describe(rest, labels) := concat(", ", sort(labels)) if rest != ""
 
-host_mount(m) if {
-	not object.get(m, "type", "") in not_host
-	object.get(m, "source", "") != ""
-}
+host_mount(m) if wl.host_mount(m)
 
 deny contains f if {
-	some w in input.workloads
-	wl.judged(w)
-	some m in w.mounts
-	host_mount(m)
-	rest := home_rest(m.source)
+	some [i, j], rest in wl.home_mounts
+	w := input.workloads[i]
+	m := w.mounts[j]
 	labels := held(rest)
 	count(labels) > 0
 	what := describe(rest, labels)

@@ -64,3 +64,61 @@ result(chain, w, loc, msg) := sa.finding(chain, loc, msg) if {
 } else := sa.finding(chain, loc, sprintf("%s, and the agent (compose service %s) reaches its API over the network", [msg, w.reachable_by])) if {
 	object.get(w, "reachable_by", "") != ""
 } else := sa.note(chain, loc, sprintf("%s (not the agent's sandbox — %s)", [msg, role(w)]))
+
+# home_re matches a host path in a home directory: ~/…, ${localEnv:HOME}/…,
+# ${HOME}/…, $HOME/…, /home/<user>/…, /root/…, /Users/<user>/….
+home_re := `^(?:~|(?:\$\{(?:localEnv:|env:)?(?:HOME|USERPROFILE)[^}]*\}|\$(?:HOME|USERPROFILE))+|/home/[^/]+|/root|/Users/[^/]+|[A-Za-z]:/Users/[^/]+)(/.*)?$`
+
+# home_rest(src) is the path below a home directory ("" for the home itself),
+# undefined when src is not under one.
+home_rest(src) := rest if {
+	s := replace(src, "\\", "/")
+	some m in regex.find_all_string_submatch_n(home_re, s, 1)
+	rest := trim(regex.replace(m[1], "/+", "/"), "/")
+}
+
+# not_host are mount types that never name a host path.
+not_host := {"volume", "pvc", "tmpfs", "secret", "configmap", "emptyDir", "image", "npipe"}
+
+host_mount(m) if {
+	not object.get(m, "type", "") in not_host
+	object.get(m, "source", "") != ""
+}
+
+
+# scripted are the workloads whose egress a firewall script restricts:
+# worked out once for the rules about such scripts.
+scripted contains w if {
+	w := input.workloads[_]
+	judged(w)
+	object.get(w.egress, "script_unverified", false) == true
+	w.egress.restricted == true
+}
+
+# home_mounts maps [workload index, mount index] to the path below the home
+# directory of each host mount of a home path: worked out once for the
+# rules about home-directory mounts.
+home_mounts[[i, j]] := rest if {
+	some i, w in input.workloads
+	judged(w)
+	some j, m in w.mounts
+	regex.match(`~|HOME|USERPROFILE|/home/|/root|Users`, m.source)
+	host_mount(m)
+	rest := home_rest(m.source)
+}
+
+# rel_mounts are [workload index, mount] for the mounts placed relative to
+# the repository (workspace_rel set), and the workspace mount.
+rel_mounts contains [i, m] if {
+	some i, w in input.workloads
+	judged(w)
+	m := w.mounts[_]
+	m.workspace_rel != ""
+}
+
+rel_mounts contains [i, m] if {
+	some i, w in input.workloads
+	judged(w)
+	m := w.workspace
+	m.workspace_rel != ""
+}

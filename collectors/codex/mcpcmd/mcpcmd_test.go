@@ -63,3 +63,28 @@ func TestEnvVar(t *testing.T) {
 		t.Errorf("plain: %+v", ev)
 	}
 }
+
+func TestHeader(t *testing.T) {
+	loc := model.Loc{File: "config.toml", Line: 3}
+	tests := []struct {
+		name, value string
+		kind, from  string
+	}{
+		{"Authorization", "Bearer abcdef123456opaque", "bearer-token", ""},
+		{"Authorization", "Bearer ${GITHUB_TOKEN}", "", "GITHUB_TOKEN"},
+		{"Authorization", "Bearer $TOKEN", "", "TOKEN"},
+		{"Authorization", "${env:AUTH}", "", "AUTH"},
+		{"X-Api-Key", "${KEY}", "", "KEY"},
+		{"Accept", "application/json", "", ""},
+	}
+	for _, tt := range tests {
+		h := Header(tt.name, tt.value, loc)
+		kind := ""
+		if h.Secret != nil {
+			kind = h.Secret.Kind
+		}
+		if kind != tt.kind || h.FromHost != tt.from || h.Name != tt.name || h.Loc != loc {
+			t.Errorf("Header(%s, %q) = kind %q from %q, want %q %q", tt.name, tt.value, kind, h.FromHost, tt.kind, tt.from)
+		}
+	}
+}

@@ -132,3 +132,48 @@ func EnvVar(name, value string, loc model.Loc) model.EnvVar {
 	ev.Secret = secrets.DetectNamed(name, value)
 	return ev
 }
+
+var authSchemes = map[string]bool{"bearer": true, "basic": true, "token": true, "digest": true}
+
+// AuthorizationSecret classifies the literal text of an Authorization
+// header (references already replaced by their defaults): any credential
+// after the scheme counts, whatever its format, since it is sent on every
+// request; nil for a scheme alone ("Bearer ${TOKEN}") or nothing.
+func AuthorizationSecret(literal string) *model.SecretRef {
+	f := strings.Fields(literal)
+	cred := ""
+	switch {
+	case len(f) == 0:
+		return nil
+	case len(f) == 1 && authSchemes[strings.ToLower(f[0])]:
+		return nil
+	case len(f) == 1:
+		cred = f[0]
+	default:
+		cred = strings.Join(f[1:], " ")
+	}
+	if r := secrets.Detect(cred); r != nil {
+		return r
+	}
+	return &model.SecretRef{Kind: "bearer-token", Lifetime: "unknown", Fingerprint: secrets.Fingerprint(cred)}
+}
+
+var headerRef = regexp.MustCompile(`\$\{?(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}?`)
+
+// Header classifies one HTTP header an MCP client sends, like EnvVar: a
+// ${VAR} or $VAR in the value forwards that variable (FromHost); a literal
+// credential is a secret (any literal Authorization value, else a value
+// that looks like one for its name). The value itself is never kept.
+func Header(name, value string, loc model.Loc) model.EnvVar {
+	ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveName(name) || strings.EqualFold(name, "authorization"), Loc: loc}
+	if m := headerRef.FindStringSubmatch(value); m != nil {
+		ev.FromHost = m[1]
+	}
+	literal := strings.TrimSpace(headerRef.ReplaceAllString(value, ""))
+	if strings.EqualFold(name, "authorization") {
+		ev.Secret = AuthorizationSecret(literal)
+	} else if literal != "" {
+		ev.Secret = secrets.DetectNamed(name, literal)
+	}
+	return ev
+}

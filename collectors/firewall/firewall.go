@@ -1,0 +1,374 @@
+// Package firewall reads the firewall scripts of a repository — shell
+// scripts that program iptables, ip6tables, nft, ipset or ufw, the pattern
+// of Anthropic's reference Claude Code devcontainer (init-firewall.sh) — and
+// joins them to the workloads whose lifecycle commands or entrypoints run
+// them. A script is read, never run: the egress it sets up is "restricted
+// by script, unverified", with the exceptions that name no destination
+// listed as holes.
+package firewall
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/shell"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// Collector reads firewall scripts.
+type Collector struct{}
+
+var (
+	_ collectors.Collector = Collector{}
+	_ collectors.Linker    = Collector{}
+)
+
+// New returns the firewall script collector.
+func New() Collector { return Collector{} }
+
+// Name implements collectors.Collector.
+func (Collector) Name() string { return "firewall" }
+
+// Match accepts shell scripts (.sh, .bash) inside a .devcontainer
+// directory, where lifecycle commands find their scripts, and shell
+// scripts anywhere whose name says they set up a firewall or egress
+// filter. Match decides by name, so a firewall script elsewhere under
+// another name is not read: the workload that runs it keeps an egress
+// control that was not read, never a restricted one.
+func (Collector) Match(p string) bool {
+	base := strings.ToLower(path.Base(p))
+	if !strings.HasSuffix(base, ".sh") && !strings.HasSuffix(base, ".bash") {
+		return false
+	}
+	for _, dir := range strings.Split(path.Dir(p), "/") {
+		if dir == ".devcontainer" {
+			return true
+		}
+	}
+	for _, w := range []string{"firewall", "egress", "iptables", "nftables"} {
+		if strings.Contains(base, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// Collect parses one script; a script that programs no packet filter adds
+// nothing.
+func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.Document) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("collect firewall script: %w", err)
+	}
+	if bytes.IndexByte(data, 0) >= 0 {
+		return &collectors.ParseError{Line: 1 + bytes.Count(data[:bytes.IndexByte(data, 0)], []byte("\n")), Err: errors.New("binary data, not a shell script")}
+	}
+	calls, err := shell.Calls(data, 1)
+	if err != nil {
+		var le *shell.LineError
+		if errors.As(err, &le) {
+			return &collectors.ParseError{Line: le.Line, Err: fmt.Errorf("parse shell script: %w", le.Err)}
+		}
+		return fmt.Errorf("parse shell script: %w", err)
+	}
+	if fw := Analyze(p, calls); fw != nil {
+		doc.Firewalls = append(doc.Firewalls, *fw)
+	}
+	if runs, sudo := shell.ScriptsOf(calls); len(runs) > 0 {
+		doc.Scripts = append(doc.Scripts, model.Script{Loc: model.Loc{File: p, Line: 1}, Runs: runs, SudoRuns: sudo})
+	}
+	return nil
+}
+
+// Analyze reads the packet-filter commands among a script's calls; nil
+// when there are none.
+func Analyze(file string, calls []shell.Call) *model.Firewall {
+	s := newState(file)
+	for _, c := range calls {
+		s.call(c)
+	}
+	return s.result()
+}
+
+// state follows what a script does to the outbound filter, in order.
+type state struct {
+	file  string
+	tools map[string]bool
+	v4    *chains
+	v6    *chains
+	nft   *nftState
+	ufw   *ufwState
+	allow map[string]bool
+	holes []model.Hole
+	// ipv6Off is where the script turns IPv6 off.
+	ipv6Off *model.Loc
+	// exits are successful exits under a condition, before any deny.
+	exits []model.Loc
+	// filterCalls counts the packet-filter commands, sudoCalls those run
+	// through sudo.
+	filterCalls, sudoCalls int
+}
+
+func newState(file string) *state {
+	return &state{file: file, tools: map[string]bool{}, v4: newChains(), v6: newChains(), nft: newNFT(), ufw: &ufwState{}, allow: map[string]bool{}}
+}
+
+func (s *state) loc(line int) model.Loc { return model.Loc{File: s.file, Line: line} }
+
+func (s *state) call(c shell.Call) {
+	args, sudo := shell.Unwrap(c.Args)
+	if len(args) == 0 || !args[0].Known {
+		return
+	}
+	name := path.Base(args[0].Text)
+	rest := args[1:]
+	if filterTool(name) {
+		s.filterCalls++
+		if sudo {
+			s.sudoCalls++
+		}
+	}
+	switch {
+	case name == "exit":
+		if c.Cond && !c.Sub && (len(rest) == 0 || rest[0].Text == "0") && !s.denied() {
+			s.exits = append(s.exits, s.loc(c.Line))
+		}
+	case strings.HasPrefix(name, "iptables-restore"), strings.HasPrefix(name, "ip6tables-restore"):
+		s.tools[strings.SplitN(name, "-restore", 2)[0]] = true
+		if c.HasStdin {
+			s.family(name).restore(c.Stdin, c, s, !hasFlag(rest, "-n", "--noflush"))
+		}
+	case strings.HasPrefix(name, "iptables"), strings.HasPrefix(name, "ip6tables"):
+		if strings.Contains(name, "save") {
+			return
+		}
+		tool := "iptables"
+		if strings.HasPrefix(name, "ip6tables") {
+			tool = "ip6tables"
+		}
+		s.tools[tool] = true
+		s.family(name).command(rest, c, s)
+	case name == "nft":
+		s.tools["nft"] = true
+		s.nft.command(rest, c, s)
+	case name == "ipset":
+		s.tools["ipset"] = true
+		s.ipset(rest)
+	case name == "ufw":
+		s.tools["ufw"] = true
+		s.ufw.command(rest, c, s)
+	case name == "sysctl":
+		for _, a := range rest {
+			if k, v, ok := strings.Cut(a.Text, "="); ok && strings.Contains(k, "ipv6") && strings.HasSuffix(k, "disable_ipv6") && strings.TrimSpace(v) == "1" && (strings.Contains(k, ".all.") || strings.Contains(k, ".default.")) {
+				l := s.loc(c.Line)
+				s.ipv6Off = &l
+			}
+		}
+	case name == "dig" || name == "host" || name == "nslookup" || name == "getent" || name == "drill":
+		for _, a := range rest {
+			if a.Known && isDomain(a.Text) {
+				s.allow[strings.ToLower(a.Text)] = true
+			}
+		}
+	case name == "curl" || name == "wget":
+		for _, a := range rest {
+			if strings.Contains(a.Text, "api.github.com/meta") {
+				s.allow["GitHub's published ranges (api.github.com/meta)"] = true
+			}
+		}
+	}
+	for _, o := range c.Out {
+		if strings.HasSuffix(o, "disable_ipv6") && (strings.Contains(o, "/all/") || strings.Contains(o, "/default/")) && name == "echo" && len(rest) > 0 && rest[len(rest)-1].Text == "1" {
+			l := s.loc(c.Line)
+			s.ipv6Off = &l
+		}
+		if strings.Contains(o, "dnsmasq") && c.HasStdin {
+			s.dnsmasq(c.Stdin)
+		}
+	}
+}
+
+func (s *state) family(name string) *chains {
+	if strings.HasPrefix(name, "ip6tables") {
+		return s.v6
+	}
+	return s.v4
+}
+
+func hasFlag(args []shell.Arg, flags ...string) bool {
+	for _, a := range args {
+		for _, f := range flags {
+			if a.Text == f {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ipset add NAME VALUE: literal members are named destinations.
+func (s *state) ipset(args []shell.Arg) {
+	if len(args) >= 3 && (args[0].Text == "add" || args[0].Text == "-A") && args[2].Known {
+		if v := args[2].Text; isCIDR(v) || isDomain(v) {
+			s.allow[v] = true
+		}
+	}
+}
+
+// dnsmasq reads ipset=/domain/…/set and nftset=/domain/… lines: dnsmasq
+// adds the addresses those domains resolve to into the set.
+func (s *state) dnsmasq(conf string) {
+	for _, line := range strings.Split(conf, "\n") {
+		line = strings.TrimSpace(line)
+		k, v, ok := strings.Cut(line, "=")
+		if !ok || (k != "ipset" && k != "nftset") {
+			continue
+		}
+		parts := strings.Split(strings.Trim(v, "/"), "/")
+		for _, d := range parts[:max(len(parts)-1, 0)] {
+			if isDomain(d) {
+				s.allow[strings.ToLower(d)] = true
+			}
+		}
+	}
+}
+
+// denied reports whether any filter has denied by default so far.
+func (s *state) denied() bool {
+	return s.v4.deny() != nil || s.v6.deny() != nil || s.nft.deny(4) != nil || s.ufw.deny() != nil
+}
+
+func (s *state) hole(kind, text string, line int) {
+	s.holes = append(s.holes, model.Hole{Kind: kind, Text: text, Loc: s.loc(line)})
+}
+
+func (s *state) result() *model.Firewall {
+	if len(s.tools) == 0 {
+		return nil
+	}
+	fw := &model.Firewall{Loc: s.loc(1), Allow: []string{}, Holes: []model.Hole{}, Sudo: s.filterCalls > 0 && s.sudoCalls == s.filterCalls}
+	for t := range s.tools {
+		fw.Tools = append(fw.Tools, t)
+	}
+	sort.Strings(fw.Tools)
+	// Each filter's outbound verdict per address family: iptables and
+	// ip6tables, nft tables of family ip/ip6/inet, ufw (both families).
+	v4 := verdictOf(firstDecision(s.v4.verdict(), s.nft.verdict(4), s.ufw.verdict()), s.file)
+	v6 := verdictOf(firstDecision(s.v6.verdict(), s.nft.verdict(6), s.ufw.verdict()), s.file)
+	s.v4.finish(s, "")
+	s.v6.finish(s, " (IPv6)")
+	s.nft.finish(s)
+	s.ufw.finish(s)
+	switch {
+	case v4 != nil:
+		fw.Policy = v4
+	case v6 != nil:
+		fw.Policy = v6
+	}
+	switch {
+	case v6 != nil && v6.Value == "deny":
+		fw.IPv6 = "filtered"
+	case s.ipv6Off != nil:
+		fw.IPv6 = "disabled"
+	case v4 != nil && v4.Value == "deny":
+		fw.IPv6 = "open"
+		s.hole("ipv6", "IPv6 is not filtered (only IPv4 rules deny by default): outbound IPv6 is open whenever the container has an IPv6 route", fw.Policy.Line)
+	default:
+		fw.IPv6 = "open"
+	}
+	if fw.Policy != nil && fw.Policy.Value == "deny" {
+		for _, e := range s.exits {
+			s.holes = append(s.holes, model.Hole{Kind: "fail-open", Text: "exits successfully under a condition before the default-deny is set, leaving egress open", Loc: e})
+		}
+		if d := s.conditionalDeny(); d != nil {
+			s.holes = append(s.holes, model.Hole{Kind: "conditional", Text: "sets the default-deny only under a condition", Loc: *d})
+		}
+	}
+	for a := range s.allow {
+		fw.Allow = append(fw.Allow, a)
+	}
+	sort.Strings(fw.Allow)
+	fw.Holes = dedupeHoles(s.holes)
+	return fw
+}
+
+// conditionalDeny is where the deny was set, when every command that
+// denies by default runs only under a condition.
+func (s *state) conditionalDeny() *model.Loc {
+	for _, d := range []*decision{s.v4.deny(), s.nft.deny(4), s.ufw.deny()} {
+		if d != nil {
+			if !d.cond {
+				return nil
+			}
+			l := s.loc(d.line)
+			return &l
+		}
+	}
+	return nil
+}
+
+// firstDecision prefers, per family, a filter that denies by default over
+// one that only accepts: a packet must pass every filter.
+func firstDecision(ds ...*decision) *decision {
+	var first *decision
+	for _, d := range ds {
+		if d == nil {
+			continue
+		}
+		if d.deny {
+			return d
+		}
+		if first == nil {
+			first = d
+		}
+	}
+	return first
+}
+
+func dedupeHoles(hs []model.Hole) []model.Hole {
+	seen := map[string]bool{}
+	out := []model.Hole{}
+	for _, h := range hs {
+		k := h.Kind + "\x00" + h.Text
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, h)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	return out
+}
+
+// decision is a command that set the outbound default.
+type decision struct {
+	deny bool
+	line int
+	cond bool
+}
+
+func verdictOf(d *decision, file string) *model.Str {
+	if d == nil {
+		return nil
+	}
+	v := "accept"
+	if d.deny {
+		v = "deny"
+	}
+	return &model.Str{Value: v, Loc: model.Loc{File: file, Line: d.line}}
+}
+
+// filterTool reports a command that programs the packet filter.
+func filterTool(name string) bool {
+	for _, p := range []string{"iptables", "ip6tables", "nft", "ipset", "ufw"} {
+		if name == p || strings.HasPrefix(name, p+"-") {
+			return !strings.Contains(name, "save")
+		}
+	}
+	return false
+}

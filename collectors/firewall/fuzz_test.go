@@ -1,0 +1,67 @@
+package firewall
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// FuzzCollect feeds arbitrary scripts: the collector must not panic, a
+// malformed script is a ParseError inside the file, and every fact points
+// into it.
+func FuzzCollect(f *testing.F) {
+	for _, seed := range []string{
+		"iptables -P OUTPUT DROP\niptables -A OUTPUT -p tcp --dport 22 -j ACCEPT\n",
+		"f() { iptables \"$@\"; f; }\nf -P OUTPUT DROP\n",
+		"nft -f - <<EOF\ntable inet t { chain c { type filter hook output priority 0; policy drop; tcp dport { 1, 2 } accept } }\nEOF\n",
+		"nft add chain fw out '{ type filter hook output priority 0 ; policy drop ; }'\nnft add rule fw out oifname != lo drop\n",
+		"ufw default deny outgoing\nufw allow out to any port 22\nufw enable\n",
+		"iptables-restore <<X\n*filter\n:OUTPUT DROP\n-A OUTPUT -j ACCEPT\nX\n",
+		"A=(${B[@]} $(c))\nfor x in \"${A[@]}\"; do iptables -I OUTPUT 99 -d $x -j ACCEPT; done\n",
+		"if then",
+		"iptables -A OUTPUT ! -d 10.0.0.0/8 -m owner --uid-owner 0 -j ACCEPT\nexit\n",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var doc model.Document
+		done := make(chan struct{})
+		timer := time.AfterFunc(10*time.Second, func() {
+			select {
+			case <-done:
+			default:
+				panic(fmt.Sprintf("collect took over 10s on %q", data))
+			}
+		})
+		err := New().Collect(context.Background(), file, data, &doc)
+		close(done)
+		timer.Stop()
+		lines := bytes.Count(data, []byte("\n")) + 1
+		if err != nil {
+			var pe *collectors.ParseError
+			if errors.As(err, &pe) && (pe.Line < 0 || pe.Line > lines+1) {
+				t.Fatalf("parse error at line %d of %d", pe.Line, lines)
+			}
+			return
+		}
+		for _, fw := range doc.Firewalls {
+			if fw.File != file {
+				t.Fatalf("firewall file %q", fw.File)
+			}
+			if fw.Policy != nil && (fw.Policy.Line < 1 || fw.Policy.Line > lines) {
+				t.Fatalf("policy at line %d of %d", fw.Policy.Line, lines)
+			}
+			for _, h := range fw.Holes {
+				if h.Line < 1 || h.Line > lines {
+					t.Fatalf("hole %+v outside the script (%d lines)", h, lines)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,220 @@
+package firewall
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/shell"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// allTraffic starts the text of a hole that accepts every packet.
+const allTraffic = "all traffic to any host"
+
+// Link gives each workload whose command runs a firewall script the egress
+// that script sets up, unless an enforced control (network none, an
+// internal network, an egress NetworkPolicy) already restricts it. It runs
+// after the other collectors' Link, which resolve images and policies.
+func (Collector) Link(doc *model.Document) {
+	scripts := map[string]*model.Firewall{}
+	for i := range doc.Firewalls {
+		scripts[doc.Firewalls[i].File] = &doc.Firewalls[i]
+	}
+	calls := map[string]model.Script{}
+	for _, s := range doc.Scripts {
+		calls[s.File] = s
+	}
+	read := map[string]bool{}
+	for _, f := range doc.Files {
+		read[f.Path] = true
+	}
+	images := map[string]*model.Image{}
+	for i := range doc.Images {
+		images[doc.Images[i].File] = &doc.Images[i]
+	}
+	for i := range doc.Workloads {
+		w := &doc.Workloads[i]
+		if w.Egress != nil && w.Egress.Restricted && !w.Egress.ScriptUnverified {
+			continue
+		}
+		b := doc.BuildOf(w)
+		var img *model.Image
+		if b != nil {
+			img = images[b.Dockerfile]
+		}
+		if eg := egressFor(w, b, img, &index{scripts, calls, read}); eg != nil {
+			w.Egress = eg
+		}
+	}
+}
+
+// run is one script a workload runs, with where it is said and whether
+// through sudo.
+type run struct {
+	ref   string
+	phase string
+	sudo  bool
+	loc   model.Loc
+}
+
+// runs lists the scripts a workload's in-container commands run, and the
+// ENTRYPOINT of the image it builds when the workload keeps it (compose,
+// Kubernetes; a devcontainer replaces it unless overrideCommand is false).
+func runs(w *model.Workload, img *model.Image) []run {
+	var out []run
+	for _, c := range w.Commands {
+		if c.OnHost {
+			continue
+		}
+		for _, s := range c.Scripts {
+			out = append(out, run{ref: s, phase: c.Phase, sudo: slices.Contains(c.SudoScripts, s), loc: c.Loc})
+		}
+	}
+	if img != nil && img.Entrypoint != nil && w.Source != "devcontainer" {
+		scripts, sudo := shell.ScriptRuns(img.Entrypoint.Value)
+		for _, s := range scripts {
+			out = append(out, run{ref: s, phase: "entrypoint", sudo: slices.Contains(sudo, s), loc: img.Entrypoint.Loc})
+		}
+	}
+	return out
+}
+
+// index is what Link knows about the repository's scripts.
+type index struct {
+	firewalls map[string]*model.Firewall
+	calls     map[string]model.Script // script file -> the scripts it runs
+	read      map[string]bool
+}
+
+// maxHops bounds how far Link follows scripts that run scripts (an
+// entrypoint that runs the firewall script).
+const maxHops = 3
+
+// egressFor is the egress a workload's firewall script sets up; nil when
+// it runs none. A script that was not read keeps egress unrestricted: what
+// it does is unknown.
+func egressFor(w *model.Workload, b *model.Build, img *model.Image, ix *index) *model.Egress {
+	var notRead *model.Egress
+	for _, r := range runs(w, img) {
+		if eg := ix.follow(r, r.ref, "", b, img, 0); eg != nil {
+			return eg
+		}
+		if notRead == nil && w.Egress == nil && looksLikeFirewall(r.ref) {
+			reason := "not among the files read"
+			for _, p := range candidates(r.ref, "", b, img) {
+				if ix.read[p] {
+					reason = "it programs no packet filter"
+				}
+			}
+			notRead = &model.Egress{
+				ScriptUnverified: true,
+				By:         "firewall script " + r.ref + " (" + phaseName(r.phase) + "), not read: " + reason,
+				Allow:      []string{},
+				Loc:        r.loc,
+				Script:     &model.EgressScript{Runs: r.ref, Phase: r.phase, NotRead: reason},
+			}
+		}
+	}
+	return notRead
+}
+
+// follow resolves one script reference, from the script in file "from"
+// ("" for a workload's command), to a firewall, through scripts that run it.
+func (ix *index) follow(r run, ref, from string, b *model.Build, img *model.Image, hops int) *model.Egress {
+	for _, p := range candidates(ref, from, b, img) {
+		if fw := ix.firewalls[p]; fw != nil {
+			return scriptEgress(r, p, fw)
+		}
+		if hops >= maxHops {
+			continue
+		}
+		s := ix.calls[p]
+		for _, next := range s.Runs {
+			nr := r
+			nr.sudo = r.sudo || slices.Contains(s.SudoRuns, next)
+			if eg := ix.follow(nr, next, p, b, img, hops+1); eg != nil {
+				return eg
+			}
+		}
+	}
+	return nil
+}
+
+func scriptEgress(r run, file string, fw *model.Firewall) *model.Egress {
+	eg := &model.Egress{
+		Restricted: fw.Policy != nil && fw.Policy.Value == "deny",
+		Allow:      append([]string{}, fw.Allow...),
+		By:         "firewall script " + file + " (" + phaseName(r.phase) + ")",
+		ScriptUnverified: true,
+		Loc:        r.loc,
+		Script:     &model.EgressScript{Runs: r.ref, Phase: r.phase, Path: file, Rules: fw, Sudo: r.sudo},
+	}
+	for _, h := range fw.Holes {
+		if h.Kind == "any-host" && strings.HasPrefix(h.Text, allTraffic) {
+			eg.AllowAll = true
+		}
+	}
+	return eg
+}
+
+// candidates are the repository files a script reference may be: the path
+// itself when the collector placed it in the repository, else the
+// build-context file the image copies to that container path.
+func candidates(ref, from string, b *model.Build, img *model.Image) []string {
+	switch {
+	case strings.HasPrefix(ref, "$"):
+		// "$DIR/x.sh" in a script: most often a script beside it.
+		if from == "" {
+			return nil
+		}
+		return []string{path.Join(path.Dir(from), path.Base(ref))}
+	case !strings.HasPrefix(ref, "/") && from != "":
+		return []string{path.Join(path.Dir(from), ref)}
+	case !strings.HasPrefix(ref, "/"):
+		return []string{ref}
+	}
+	if img == nil || b == nil {
+		return nil
+	}
+	var out []string
+	for _, c := range img.Copies {
+		dest := c.Dest
+		if !strings.HasPrefix(dest, "/") {
+			dest = path.Join("/", c.Workdir, dest)
+		}
+		for _, src := range c.Sources {
+			target := dest
+			if strings.HasSuffix(c.Dest, "/") || len(c.Sources) > 1 || path.Base(ref) == path.Base(src) && path.Dir(ref) == path.Clean(dest) {
+				target = path.Join(dest, path.Base(src))
+			}
+			if path.Clean(target) == path.Clean(ref) {
+				out = append(out, path.Join(b.Context, src))
+			}
+		}
+	}
+	return out
+}
+
+// looksLikeFirewall tells, by name, a script that a reader expects to
+// restrict egress.
+func looksLikeFirewall(ref string) bool {
+	b := strings.ToLower(path.Base(ref))
+	for _, w := range []string{"firewall", "iptables", "nftables", "egress"} {
+		if strings.Contains(b, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// phaseName names a command the way its format does.
+func phaseName(phase string) string {
+	switch phase {
+	case "onCreate", "updateContent", "postCreate", "postStart", "postAttach", "initialize":
+		return phase + "Command"
+	case "":
+		return "command"
+	}
+	return phase
+}

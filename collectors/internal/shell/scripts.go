@@ -1,0 +1,105 @@
+package shell
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// systemDirs hold installed programs, not scripts of the repository.
+var systemDirs = []string{"/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/"}
+
+// Scripts lists the script files a command line runs: a path run directly
+// (./x.sh, /usr/local/bin/init-firewall.sh, sudo x.sh), a script given to a
+// shell (bash x.sh, sh -e x.sh) or sourced (. x.sh, source x.sh). Paths
+// are returned as written; a command that does not parse gives none.
+func Scripts(text string) []string {
+	scripts, _ := ScriptRuns(text)
+	return scripts
+}
+
+// ScriptRuns is Scripts, with the scripts run through sudo or doas listed
+// apart as well.
+func ScriptRuns(text string) (scripts, sudo []string) {
+	calls, err := Calls([]byte(text), 1)
+	if err != nil {
+		return nil, nil
+	}
+	return ScriptsOf(calls)
+}
+
+// ScriptsOf is ScriptRuns for commands already read.
+func ScriptsOf(calls []Call) (scripts, sudo []string) {
+	var out, raised []string
+	seen := map[string]bool{}
+	asRoot := false
+	add := func(p string) {
+		if p == "" {
+			return
+		}
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+		if asRoot && !slices.Contains(raised, p) {
+			raised = append(raised, p)
+		}
+	}
+	for _, c := range calls {
+		args, viaSudo := Unwrap(c.Args)
+		asRoot = viaSudo
+		if len(args) == 0 {
+			continue
+		}
+		cmd := args[0].Text
+		if !args[0].Known {
+			// "$DIR/init-firewall.sh": run directly from an unknown folder.
+			if strings.HasSuffix(cmd, ".sh") || strings.HasSuffix(cmd, ".bash") {
+				add(cmd)
+			}
+			continue
+		}
+		name := baseName(cmd)
+		switch {
+		case IsShell(name) || name == "source" || name == ".":
+			add(shellScriptArg(args[1:]))
+		case strings.Contains(cmd, "/") || strings.HasSuffix(cmd, ".sh") || strings.HasSuffix(cmd, ".bash"):
+			if !inSystemDir(cmd) {
+				add(path.Clean(cmd))
+			}
+		}
+	}
+	return out, raised
+}
+
+// shellScriptArg is the script operand of sh/bash: the first word that is
+// not an option, unless -c makes the shell read a string instead.
+func shellScriptArg(args []Arg) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case !a.Known && (strings.HasSuffix(a.Text, ".sh") || strings.HasSuffix(a.Text, ".bash")):
+			// "$SCRIPT_DIR/warmup.sh": the directory is unknown, the name is not.
+			return a.Text
+		case !a.Known:
+			return ""
+		case a.Text == "-c" || (strings.HasPrefix(a.Text, "-") && !strings.HasPrefix(a.Text, "--") && strings.Contains(a.Text, "c")):
+			return ""
+		case a.Text == "-o" || a.Text == "+o" || a.Text == "-O" || a.Text == "+O":
+			i++
+		case strings.HasPrefix(a.Text, "-") || strings.HasPrefix(a.Text, "+"):
+		default:
+			return path.Clean(a.Text)
+		}
+	}
+	return ""
+}
+
+func inSystemDir(p string) bool {
+	for _, d := range systemDirs {
+		if strings.HasPrefix(p, d) {
+			return true
+		}
+	}
+	return false
+}

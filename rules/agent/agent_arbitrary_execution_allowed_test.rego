@@ -1,0 +1,131 @@
+package rules.agent_arbitrary_execution_allowed_test
+
+import data.rules.agent_arbitrary_execution_allowed
+
+rule(v) := {"value": v, "file": ".claude/settings.json", "line": 4}
+
+claude(allow, deny) := {"agents": [{
+	"tool": "claude-code", "scope": "project", "file": ".claude/settings.json", "line": 1,
+	"allow": [rule(v) | some v in allow], "deny": [rule(v) | some v in deny], "ask": [],
+}]}
+
+fires(v) if {
+	fs := agent_arbitrary_execution_allowed.deny with input as claude([v], [])
+	count(fs) == 1
+}
+
+quiet(v) if {
+	fs := agent_arbitrary_execution_allowed.deny with input as claude([v], [])
+	count(fs) == 0
+}
+
+test_interpreters_fire if {
+	fires("Bash(python3:*)")
+	fires("Bash(python:*)")
+	fires("Bash(node:*)")
+	fires("Bash(node -e:*)")
+	fires("Bash(bash -c:*)")
+	fires("Bash(sh:*)")
+	fires("Bash(python3 -u *)")
+	fires("Bash(/usr/bin/perl:*)")
+	fires("Bash(.venv/bin/python -c ' *)")
+	fires("Bash(node -e \"require:*)")
+	fires("Bash(command *)")
+	fires("Bash(osascript *)")
+	fires("Bash(npm:*)")
+	fires("Bash(pnpm:*)")
+	fires("Bash(uv:*)")
+	fires("Bash(go:*)")
+}
+
+test_wrappers_runners_find_fire if {
+	fires("Bash(find:*)")
+	fires("Bash(find . -name:*)")
+	fires("Bash(env:*)")
+	fires("Bash(xargs:*)")
+	fires("Bash(timeout 60:*)")
+	fires("Bash(timeout 60 python3:*)")
+	fires("Bash(sudo:*)")
+	fires("Bash(npx:*)")
+	fires("Bash(uvx:*)")
+	fires("Bash(uv run:*)")
+	fires("Bash(uv run python:*)")
+	fires("Bash(poetry run:*)")
+	fires("Bash(*)")
+	fires("Bash")
+	fires("run_shell_command")
+}
+
+test_message if {
+	fs := agent_arbitrary_execution_allowed.deny with input as claude(["Bash(timeout 60 python3:*)"], [])
+	some f in fs
+	f.rule_id == "agent-arbitrary-execution-allowed"
+	f.severity == "high"
+	f.file == ".claude/settings.json"
+	f.line == 4
+	f.message == "claude-code (project settings) allows \"Bash(timeout 60 python3:*)\" without a prompt: python3 runs any code it is given (through timeout), so any command runs through it unasked"
+}
+
+# Scoped: one tool, not any code.
+test_scoped_rules_quiet if {
+	quiet("Bash(npm test:*)")
+	quiet("Bash(python -m pytest:*)")
+	quiet("Bash(python3 scripts/check.py:*)")
+	quiet("Bash(uv run pytest:*)")
+	quiet("Bash(npx prettier:*)")
+	quiet("Bash(env NODE_ENV=test npm test:*)")
+	quiet("Bash(python3)")
+	quiet("Bash(python3 -c 'print(1)' *)")
+	quiet("Bash(xargs ls:*)")
+	quiet("Bash(cat)")
+	quiet("Bash(npm run:*)")
+	quiet("Bash(node --check:*)")
+	quiet("Bash(node -c:*)")
+	quiet("Bash(python3 --version:*)")
+	quiet("Bash(npm install:*)")
+	quiet("Bash(cargo:*)")
+	quiet("Bash(go test:*)")
+	quiet("Bash(bash -c 'make lint')")
+	quiet("Bash(make:*)")
+	quiet("Bash(git status:*)")
+	quiet("Read(**)")
+}
+
+# The literal table the cheap pre-test reads must name every runner.
+test_runner_heads_cover_every_runner if {
+	every p in data.lib.agent.command_runners | data.lib.agent.package_runners {
+		_covered(split(p, " "))
+	}
+}
+
+_covered(ws) if count(ws) == 1
+
+_covered(ws) if ws[1] in data.lib.agent.runner_heads[ws[0]]
+
+test_deny_covering_the_grant_holds_it_back if {
+	fs := agent_arbitrary_execution_allowed.deny with input as claude(["Bash(python3:*)"], ["Bash(python3:*)"])
+	count(fs) == 0
+}
+
+# A deny for one form leaves the others open: python3 x.py still runs.
+test_partial_deny_does_not if {
+	fs := agent_arbitrary_execution_allowed.deny with input as claude(["Bash(python3:*)"], ["Bash(python3 -c:*)"])
+	count(fs) == 1
+}
+
+test_sandbox_on_quiet_unless_excluded if {
+	base := claude(["Bash(python3:*)", "Bash(docker:*)"], [])
+	a := object.union(base.agents[0], {"sandbox_enabled": {"value": true, "file": ".claude/settings.json", "line": 9}})
+	fs := agent_arbitrary_execution_allowed.deny with input as {"agents": [a]}
+	count(fs) == 0
+	b := object.union(a, {"excluded_commands": [{"value": "python3", "file": ".claude/settings.json", "line": 10}]})
+	gs := agent_arbitrary_execution_allowed.deny with input as {"agents": [b]}
+	count(gs) == 1
+}
+
+test_bypass_mode_left_to_its_rule if {
+	base := claude(["Bash(python3:*)"], [])
+	a := object.union(base.agents[0], {"approval_mode": {"value": "bypass", "file": ".claude/settings.json", "line": 2}})
+	fs := agent_arbitrary_execution_allowed.deny with input as {"agents": [a]}
+	count(fs) == 0
+}

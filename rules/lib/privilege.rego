@@ -1,0 +1,163 @@
+# Package lib.privilege judges what a user in the sandbox can become: which
+# sudoers grants are root-equivalent, which reach the packet filter, and
+# whether the user the agent runs as can undo a control set up inside the
+# container (a firewall script). It is a library, not a rule.
+package lib.privilege
+
+# Commands that, run as root, give a root shell or write any file: shells
+# and interpreters, editors and pagers with shell escapes, package managers
+# (their install scripts run as root), file copiers and writers, container
+# runtimes, account and service managers. From GTFOBins' sudo list, kept to
+# the unambiguous ones.
+root_commands := {
+	"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "busybox",
+	"su", "sudo", "doas", "env", "xargs", "find", "nice", "timeout", "nohup", "setsid", "stdbuf", "strace", "gdb", "script",
+	"python", "python2", "python3", "perl", "ruby", "node", "nodejs", "deno", "bun", "php", "lua", "awk", "gawk", "mawk", "tclsh", "expect",
+	"vi", "vim", "nvim", "nano", "emacs", "less", "more", "man", "ed",
+	"apt", "apt-get", "dpkg", "yum", "dnf", "rpm", "apk", "pacman", "zypper", "pip", "pip3", "npm", "npx", "yarn", "pnpm", "gem", "cargo", "go", "make",
+	"cp", "mv", "tee", "dd", "install", "ln", "chmod", "chown", "chgrp", "rsync", "tar", "zip", "unzip", "sed", "truncate",
+	"docker", "podman", "nerdctl", "ctr", "crictl", "kubectl", "systemctl", "service", "mount", "umount", "chroot", "nsenter", "unshare",
+	"usermod", "useradd", "adduser", "passwd", "chpasswd", "visudo", "groupmod", "gpasswd", "crontab", "git", "ssh",
+}
+
+# Commands that rewrite the packet filter or the routes it relies on.
+firewall_commands := {
+	"iptables", "ip6tables", "iptables-legacy", "ip6tables-legacy", "iptables-nft", "ip6tables-nft",
+	"iptables-restore", "ip6tables-restore", "nft", "ipset", "ufw", "ip", "tc", "sysctl", "firewall-cmd", "route",
+}
+
+# Where a user of the sandbox can write: a sudoers grant for a script there
+# is a grant for whatever the agent writes into it.
+writable_prefixes := ["/workspace", "/workspaces/", "/tmp/", "/var/tmp/", "/home/", "/dev/shm/", "~", "./", "../"]
+
+# command_base is the program of one sudoers command: "/usr/bin/apt-get
+# install *" is apt-get.
+command_base(c) := b if {
+	first := split(trim_space(c), " ")[0]
+	parts := split(first, "/")
+	b := parts[count(parts) - 1]
+}
+
+# runs_as_root: the grant lets the user act as root (sudo's default target).
+runs_as_root(g) if object.get(g, "run_as", "") == ""
+
+runs_as_root(g) if {
+	ra := trim(object.get(g, "run_as", ""), "()")
+	target := split(ra, ":")[0]
+	target in {"", "ALL", "root", "0"}
+}
+
+# passwordless(g): NOPASSWD, so an agent that does not know a password can use it.
+passwordless(g) if object.get(g, "nopasswd", false) == true
+
+# root_equivalent(g) is the reason a passwordless grant makes its user
+# root; undefined when it does not.
+root_equivalent(g) := "every command" if {
+	passwordless(g)
+	runs_as_root(g)
+	some c in object.get(g, "commands", [])
+	trim_space(c) == "ALL"
+}
+
+else := sprintf("%s with any environment it chooses (SETENV: LD_PRELOAD, BASH_ENV)", [min(cs)]) if {
+	passwordless(g)
+	runs_as_root(g)
+	object.get(g, "setenv", false) == true
+	cs := {c | some c in object.get(g, "commands", [])}
+	count(cs) > 0
+}
+
+else := sprintf("%s, which runs anything as root", [min(cs)]) if {
+	passwordless(g)
+	runs_as_root(g)
+	cs := {c | some c in object.get(g, "commands", []); command_base(c) in root_commands}
+	count(cs) > 0
+}
+
+else := sprintf("%s, a file the agent can write", [min(cs)]) if {
+	passwordless(g)
+	runs_as_root(g)
+	cs := {c |
+		some c in object.get(g, "commands", [])
+		some p in writable_prefixes
+		startswith(trim_space(c), p)
+	}
+	count(cs) > 0
+}
+
+# firewall_grant(g) is the packet-filter command a passwordless grant runs
+# as root (the first, when it names several); undefined when it runs none.
+firewall_grant(g) := min(cs) if {
+	passwordless(g)
+	runs_as_root(g)
+	cs := {c | some c in object.get(g, "commands", []); command_base(c) in firewall_commands}
+	count(cs) > 0
+}
+
+# runtime_user(w) is the user the workload's processes run as: the one the
+# configuration sets, else the one its image ends with; undefined when
+# neither is known.
+runtime_user(w) := trim_space(w.user.value) if {
+	trim_space(object.get(w, ["user", "value"], "")) != ""
+	not contains(w.user.value, "${")
+} else := trim_space(w.image_user.value) if {
+	trim_space(object.get(w, ["image_user", "value"], "")) != ""
+} else := trim_space(w.user.value) if {
+	trim_space(object.get(w, ["user", "value"], "")) != ""
+}
+
+root_user(u) if split(u, ":")[0] in {"root", "0"}
+
+non_root(w) if {
+	u := runtime_user(w)
+	not root_user(u)
+}
+
+has_cap(w, cap) if {
+	some c in object.get(w, "cap_add", [])
+	trim_prefix(upper(trim_space(c.value)), "CAP_") in {cap, "ALL"}
+}
+
+# undo(w) says how the agent can rewrite the firewall a script set up in
+# workload w; undefined when nothing shows it can. The script needs
+# NET_ADMIN, so the container holds it; only root (or a user who can become
+# root, or run the filter commands as root) can use it.
+undo(w) := {"how": "the container is privileged", "loc": w.privileged} if {
+	object.get(w, ["privileged", "value"], false) == true
+} else := {"how": sprintf("it runs as %s with NET_ADMIN", [runtime_user(w)]), "loc": w} if {
+	root_user(runtime_user(w))
+	has_cap(w, "NET_ADMIN")
+} else := {"how": sprintf("%s can run sudo without a password for %s", [runtime_user_or(w), why]), "loc": g} if {
+	some g in object.get(w, "sudo", [])
+	why := root_equivalent(g)
+} else := {"how": sprintf("%s can run sudo %s without a password", [runtime_user_or(w), c]), "loc": g} if {
+	some g in object.get(w, "sudo", [])
+	c := firewall_grant(g)
+}
+
+runtime_user_or(w) := u if {
+	u := runtime_user(w)
+} else := "the user it runs as"
+
+# kept_for_script(w): the workload holds NET_ADMIN only so its firewall
+# script can run, and the agent cannot use it: it runs as a non-root user
+# with no sudo that reaches root or the packet filter.
+kept_for_script(w) if {
+	object.get(w, ["egress", "script_unverified"], false) == true
+	object.get(w, ["egress", "script", "path"], "") != ""
+	non_root(w)
+	not undo(w)
+}
+
+# script_powerless(w): the workload's firewall script runs as a known
+# non-root user, neither the command nor the script raising it with sudo:
+# a non-root user cannot program the packet filter, so the rules never apply.
+script_powerless(w) if {
+	eg := object.get(w, "egress", {})
+	object.get(eg, "script_unverified", false) == true
+	object.get(eg, ["script", "path"], "") != ""
+	not object.get(eg, ["script", "sudo"], false) == true
+	not object.get(eg, ["script", "rules", "sudo"], false) == true
+	not object.get(eg, ["script", "phase"], "") == "build"
+	non_root(w)
+}

@@ -1,0 +1,38 @@
+package rules.egress_script_any_host_test
+
+import data.rules.egress_script_any_host
+
+eg(restricted, allow_all, holes) := {
+	"restricted": restricted, "script_unverified": true, "allow_all": allow_all,
+	"file": ".devcontainer/devcontainer.json", "line": 12,
+	"script": {"path": ".devcontainer/init-firewall.sh", "phase": "postStart", "rules": {"holes": holes}},
+}
+
+ssh := {"kind": "any-host", "text": "tcp/22 to any host", "file": ".devcontainer/init-firewall.sh", "line": 32}
+
+dns := {"kind": "dns", "text": "udp/53 to any host", "file": ".devcontainer/init-firewall.sh", "line": 30}
+
+test_ssh_to_any_host_fires_at_the_rule if {
+	fs := egress_script_any_host.deny with input as {"workloads": [{"source": "devcontainer", "name": "dev", "egress": eg(true, false, [dns, ssh])}]}
+	count(fs) == 1
+	some f in fs
+	f.rule_id == "egress-script-any-host"
+	f.severity == "medium"
+	f.file == ".devcontainer/init-firewall.sh"
+	f.line == 32
+	contains(f.message, "devcontainer dev's firewall script .devcontainer/init-firewall.sh accepts tcp/22 to any host")
+}
+
+test_dns_only_quiet if {
+	fs := egress_script_any_host.deny with input as {"workloads": [{"source": "devcontainer", "name": "dev", "egress": eg(true, false, [dns])}]}
+	count(fs) == 0
+}
+
+# Allow-all and not-restricted scripts are egress-unrestricted's.
+test_allow_all_or_unrestricted_quiet if {
+	fs := egress_script_any_host.deny with input as {"workloads": [
+		{"source": "devcontainer", "name": "a", "egress": eg(true, true, [ssh])},
+		{"source": "devcontainer", "name": "b", "egress": eg(false, false, [ssh])},
+	]}
+	count(fs) == 0
+}

@@ -1,0 +1,91 @@
+package rules.sudo_root_equivalent_test
+
+import data.rules.sudo_root_equivalent
+
+dev(extra) := object.union({
+	"source": "devcontainer", "name": "dev", "file": ".devcontainer/devcontainer.json", "line": 1,
+	"user": {"value": "vscode", "file": ".devcontainer/devcontainer.json", "line": 5},
+}, extra)
+
+grant(who, cmds, nopasswd, via) := {
+	"who": who, "run_as": "(root)", "nopasswd": nopasswd, "commands": cmds, "via": via,
+	"file": ".devcontainer/Dockerfile", "line": 7,
+}
+
+test_nopasswd_all_from_dockerfile_fires if {
+	fs := sudo_root_equivalent.deny with input as {"workloads": [dev({"sudo": [grant("vscode", ["ALL"], true, "sudoers")]})]}
+	count(fs) == 1
+	some f in fs
+	f.rule_id == "sudo-root-equivalent"
+	f.severity == "medium"
+	f.file == ".devcontainer/Dockerfile"
+	f.line == 7
+	contains(f.message, "runs as vscode, which can run sudo without a password for every command (written by the Dockerfile)")
+}
+
+test_feature_default_fires if {
+	fs := sudo_root_equivalent.deny with input as {"workloads": [dev({"sudo": [grant("vscode", ["ALL"], true, "feature ghcr.io/devcontainers/features/common-utils")]})]}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "feature ghcr.io/devcontainers/features/common-utils")
+}
+
+test_root_equivalent_command_fires if {
+	fs := sudo_root_equivalent.deny with input as {"workloads": [dev({"sudo": [grant("vscode", ["/usr/local/bin/init-firewall.sh", "/usr/bin/docker"], true, "sudoers")]})]}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "/usr/bin/docker, which runs anything as root")
+}
+
+test_writable_script_fires if {
+	fs := sudo_root_equivalent.deny with input as {"workloads": [dev({"sudo": [grant("vscode", ["/workspaces/app/.devcontainer/fw.sh"], true, "sudoers")]})]}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "a file the agent can write")
+}
+
+test_image_user_used_when_config_sets_none if {
+	w := {"source": "compose", "name": "agent", "image_user": {"value": "node", "file": "Dockerfile", "line": 9}, "sudo": [grant("node", ["ALL"], true, "sudoers")]}
+	fs := sudo_root_equivalent.deny with input as {"workloads": [w]}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "compose service agent runs as node")
+}
+
+# The reference devcontainer: sudo only for the root-owned firewall script.
+test_script_only_quiet if {
+	fs := sudo_root_equivalent.deny with input as {"workloads": [dev({"sudo": [grant("vscode", ["/usr/local/bin/init-firewall.sh"], true, "sudoers")]})]}
+	count(fs) == 0
+}
+
+test_password_required_quiet if {
+	fs := sudo_root_equivalent.deny with input as {"workloads": [dev({"sudo": [grant("vscode", ["ALL"], false, "sudoers")]})]}
+	count(fs) == 0
+}
+
+test_other_target_user_quiet if {
+	g := object.union(grant("vscode", ["ALL"], true, "sudoers"), {"run_as": "(postgres)"})
+	fs := sudo_root_equivalent.deny with input as {"workloads": [dev({"sudo": [g]})]}
+	count(fs) == 0
+}
+
+test_root_workload_left_to_runs_as_root if {
+	w := dev({"user": {"value": "root", "file": ".devcontainer/devcontainer.json", "line": 5}, "sudo": [grant("root", ["ALL"], true, "sudoers")]})
+	fs := sudo_root_equivalent.deny with input as {"workloads": [w]}
+	count(fs) == 0
+}
+
+test_setenv_fires if {
+	g := object.union(grant("vscode", ["/usr/local/bin/init-proxy.sh"], true, "sudoers"), {"setenv": true})
+	fs := sudo_root_equivalent.deny with input as {"workloads": [dev({"sudo": [g]})]}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "/usr/local/bin/init-proxy.sh with any environment it chooses (SETENV")
+}
+
+test_several_root_commands_one_finding if {
+	fs := sudo_root_equivalent.deny with input as {"workloads": [dev({"sudo": [grant("vscode", ["/usr/bin/vim", "/usr/bin/docker"], true, "sudoers")]})]}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "/usr/bin/docker, which runs anything as root")
+}
