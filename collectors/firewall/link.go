@@ -109,10 +109,10 @@ func egressFor(w *model.Workload, b *model.Build, img *model.Image, ix *index) *
 			}
 			notRead = &model.Egress{
 				ScriptUnverified: true,
-				By:         "firewall script " + r.ref + " (" + phaseName(r.phase) + "), not read: " + reason,
-				Allow:      []string{},
-				Loc:        r.loc,
-				Script:     &model.EgressScript{Runs: r.ref, Phase: r.phase, NotRead: reason},
+				By:               "firewall script " + r.ref + " (" + phaseName(r.phase) + "), not read: " + reason,
+				Allow:            []string{},
+				Loc:              r.loc,
+				Script:           &model.EgressScript{Runs: r.ref, Phase: r.phase, NotRead: reason},
 			}
 		}
 	}
@@ -143,12 +143,12 @@ func (ix *index) follow(r run, ref, from string, b *model.Build, img *model.Imag
 
 func scriptEgress(r run, file string, fw *model.Firewall) *model.Egress {
 	eg := &model.Egress{
-		Restricted: fw.Policy != nil && fw.Policy.Value == "deny",
-		Allow:      append([]string{}, fw.Allow...),
-		By:         "firewall script " + file + " (" + phaseName(r.phase) + ")",
+		Restricted:       fw.Policy != nil && fw.Policy.Value == "deny",
+		Allow:            append([]string{}, fw.Allow...),
+		By:               "firewall script " + file + " (" + phaseName(r.phase) + ")",
 		ScriptUnverified: true,
-		Loc:        r.loc,
-		Script:     &model.EgressScript{Runs: r.ref, Phase: r.phase, Path: file, Rules: fw, Sudo: r.sudo},
+		Loc:              r.loc,
+		Script:           &model.EgressScript{Runs: r.ref, Phase: r.phase, Path: file, Rules: fw, Sudo: r.sudo},
 	}
 	for _, h := range fw.Holes {
 		if h.Kind == "any-host" && strings.HasPrefix(h.Text, allTraffic) {

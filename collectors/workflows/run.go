@@ -140,4 +140,3 @@ func shellWords(s string) []string {
 	}
 	return out
 }
-
