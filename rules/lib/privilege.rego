@@ -127,13 +127,24 @@ undo(w) := {"how": "the container is privileged", "loc": w.privileged} if {
 } else := {"how": sprintf("it runs as %s with NET_ADMIN", [runtime_user(w)]), "loc": w} if {
 	root_user(runtime_user(w))
 	has_cap(w, "NET_ADMIN")
-} else := {"how": sprintf("%s can run sudo without a password for %s", [runtime_user_or(w), why]), "loc": g} if {
+} else := sudo_undo(w)[0] if {
+	count(sudo_undo(w)) > 0
+} else := grant_undo(w)[0] if {
+	count(grant_undo(w)) > 0
+}
+
+# sudo_undo and grant_undo list every grant that undoes the firewall, in
+# the order written: a workload often holds several (sudo for docker,
+# groupmod and usermod), and undo names the first.
+sudo_undo(w) := [{"how": sprintf("%s can run sudo without a password for %s", [runtime_user_or(w), why]), "loc": g} |
 	some g in object.get(w, "sudo", [])
 	why := root_equivalent(g)
-} else := {"how": sprintf("%s can run sudo %s without a password", [runtime_user_or(w), c]), "loc": g} if {
+]
+
+grant_undo(w) := [{"how": sprintf("%s can run sudo %s without a password", [runtime_user_or(w), c]), "loc": g} |
 	some g in object.get(w, "sudo", [])
 	c := firewall_grant(g)
-}
+]
 
 runtime_user_or(w) := u if {
 	u := runtime_user(w)

@@ -75,3 +75,15 @@ test_sudo_for_several_filter_commands if {
 	some f in fs
 	contains(f.message, "node can run sudo /usr/sbin/ip6tables without a password")
 }
+
+# Several grants that each undo the firewall (sudo for docker, groupmod and
+# usermod, as a real reference image has): one finding, at the first grant,
+# not an evaluation error.
+test_several_undoing_grants_one_finding if {
+	g2 := object.union(grant(["/usr/sbin/groupmod"]), {"line": 21})
+	g3 := object.union(grant(["/usr/bin/docker"]), {"line": 22})
+	fs := egress_firewall_undoable.deny with input as {"workloads": [dev({"user": user("node"), "sudo": [grant(["/usr/sbin/usermod"]), g2, g3]})]}
+	count(fs) == 1
+	some f in fs
+	f.line == 20
+}
