@@ -1,0 +1,208 @@
+package deps
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// hostileConfig arms a repository the way an agent that writes its own
+// .git/config could: every key that makes git run a program names a script
+// that leaves a marker file (<marks>/<name>.ran) and passes its input
+// through. It returns the marks folder.
+func hostileConfig(t *testing.T, g *gitRepo) string {
+	t.Helper()
+	marks := t.TempDir()
+	prog := func(name string) string {
+		p := filepath.Join(marks, name)
+		if err := os.WriteFile(p, []byte("#!/bin/sh\ntouch \"$0.ran\"\ncat\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	hooks := filepath.Join(marks, "hooks")
+	if err := os.Mkdir(hooks, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []string{"post-index-change", "reference-transaction", "post-checkout", "pre-auto-gc", "fsmonitor-watchman"} {
+		if err := os.Symlink(prog("hook-"+h), filepath.Join(hooks, h)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// An included file defines a driver of its own.
+	inc := filepath.Join(marks, "included.cfg")
+	if err := os.WriteFile(inc, []byte("[filter \"inc\"]\n\tclean = "+prog("inc-clean")+"\n\tsmudge = "+prog("inc-smudge")+"\n\trequired = true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Something answers on loopback, asking for credentials.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Basic realm="x"`)
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	t.Cleanup(srv.Close)
+	for _, kv := range [][2]string{
+		{"include.path", inc},
+		{"filter.evil.clean", prog("filter-clean")},
+		{"filter.evil.smudge", prog("filter-smudge")},
+		{"filter.evil.required", "true"},
+		{"filter.proc.process", prog("filter-process")},
+		{"filter.a=b.clean", prog("filter-eq-clean")}, // a name -c cannot carry
+		{"diff.evil.textconv", prog("textconv")},
+		{"diff.evil.command", prog("diff-command")},
+		{"merge.evil.driver", prog("merge-driver")},
+		{"diff.external", prog("diff-external")},
+		{"core.fsmonitor", prog("fsmonitor")},
+		{"core.hooksPath", hooks},
+		{"core.sshCommand", prog("ssh-command")},
+		{"core.gitProxy", prog("git-proxy")},
+		{"core.askPass", prog("askpass")},
+		{"core.pager", prog("pager")},
+		{"pager.diff", prog("pager-diff")},
+		{"core.editor", prog("editor")},
+		{"core.alternateRefsCommand", prog("alternate-refs")},
+		{"credential.helper", prog("credential-helper")},
+		{"credential." + srv.URL + ".helper", prog("credential-url-helper")},
+		{"gpg.program", prog("gpg")},
+		{"uploadpack.packObjectsHook", prog("pack-objects-hook")},
+		{"log.showSignature", "true"},
+		// Promisor remotes a missing object would be fetched from: ssh,
+		// git://, a local path (whose upload-pack is a program), ext::
+		// (a command line) and http (credentials asked for).
+		{"core.repositoryFormatVersion", "1"},
+		{"extensions.partialClone", "ssh"},
+		{"remote.ssh.url", "ssh://git.invalid/x"},
+		{"remote.ssh.promisor", "true"},
+		{"remote.gitproto.url", "git://git.invalid/x"},
+		{"remote.gitproto.promisor", "true"},
+		{"remote.local.url", marks},
+		{"remote.local.uploadpack", prog("upload-pack")},
+		{"remote.local.promisor", "true"},
+		{"protocol.ext.allow", "always"},
+		{"remote.ext.url", "ext::" + prog("ext-transport")},
+		{"remote.ext.promisor", "true"},
+		{"remote.web.url", srv.URL + "/x.git"},
+		{"remote.web.promisor", "true"},
+	} {
+		g.run("config", kv[0], kv[1])
+	}
+	g.write(map[string]string{".gitattributes": "* diff=evil merge=evil\n*.json filter=evil\npackage.json filter=inc\nrequirements.txt filter=a=b\nCargo.toml filter=proc\n"})
+	return marks
+}
+
+// ran lists the markers left: the programs that ran.
+func ran(t *testing.T, marks string) []string {
+	t.Helper()
+	got, err := filepath.Glob(filepath.Join(marks, "*.ran"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range got {
+		got[i] = strings.TrimSuffix(filepath.Base(p), ".ran")
+	}
+	sort.Strings(got)
+	return got
+}
+
+// TestHostileRepoRunsNothing: a repository whose own configuration names a
+// program for every key that can run one (filters applied by
+// .gitattributes, drivers, hooks, ssh and proxy commands, credential
+// helpers, askpass, pagers, editors, promisor remotes over every
+// transport) is scanned — work tree and commits — with none of them run,
+// and the scan gives the right answer. Work-tree files are stat-dirty, so
+// git comparing the work tree would hash them through the clean filter.
+func TestHostileRepoRunsNothing(t *testing.T) {
+	g := newGitRepo(t)
+	g.copyDir(filepath.Join(fixtureDir, "npm", "base"), "")
+	g.write(map[string]string{"requirements.txt": "requests==2.31.0\n", "Cargo.toml": "[package]\nname = \"x\"\nversion = \"0.1.0\"\n"})
+	g.commit("base")
+	lock := strings.Replace(readFixture(t, "npm/base/package-lock.json"), `"version": "1.3.0"`, `"version": "1.3.1"`, 1)
+	g.write(map[string]string{"package-lock.json": lock})
+	g.commit("head")
+	marks := hostileConfig(t, g)
+	// Same content, new times: stat-dirty for git.
+	later := time.Now().Add(time.Minute)
+	for _, f := range []string{"package.json", "package-lock.json", "requirements.txt", "Cargo.toml"} {
+		if err := os.Chtimes(filepath.Join(g.dir, f), later, later); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"npm left-pad 1.3.0>1.3.1 upgraded package-lock.json:28 registry host=registry.npmjs.org>registry.npmjs.org"}
+	for _, head := range []string{"", "main"} {
+		d, errs, err := Scan(context.Background(), Options{Repo: g.dir, Base: "main~1", Head: head, DBDir: t.TempDir()})
+		if err != nil {
+			t.Fatalf("head %q: %v", head, err)
+		}
+		if len(errs) > 0 {
+			t.Errorf("head %q: errors %v", head, errs)
+		}
+		if diff := cmp.Diff(want, summaries(d)); diff != "" {
+			t.Errorf("head %q: packages (-want +got):\n%s", head, diff)
+		}
+		if diff := cmp.Diff([]string{"package-lock.json"}, d.ChangedFiles); diff != "" {
+			t.Errorf("head %q: changed files (-want +got):\n%s", head, diff)
+		}
+	}
+	if got := ran(t, marks); len(got) > 0 {
+		t.Errorf("the repository's configuration ran: %v", got)
+	}
+}
+
+// TestMissingObjectIsNotFetched: in a partial clone whose promisor remotes
+// are programs (ssh command, upload-pack, ext::, a credential helper), a
+// blob the scan needs and the repository lacks is an error, never a fetch.
+func TestMissingObjectIsNotFetched(t *testing.T) {
+	g := newGitRepo(t)
+	g.copyDir(filepath.Join(fixtureDir, "npm", "base"), "")
+	g.commit("base")
+	lock := strings.Replace(readFixture(t, "npm/base/package-lock.json"), `"version": "1.3.0"`, `"version": "1.3.1"`, 1)
+	g.write(map[string]string{"package-lock.json": lock})
+	g.commit("head")
+	obj := g.run("rev-parse", "main~1:package-lock.json")
+	if err := os.Remove(filepath.Join(g.dir, ".git", "objects", obj[:2], obj[2:])); err != nil {
+		t.Fatal(err)
+	}
+	marks := hostileConfig(t, g)
+	for _, head := range []string{"", "main"} {
+		d, errs, err := Scan(context.Background(), Options{Repo: g.dir, Base: "main~1", Head: head, DBDir: t.TempDir()})
+		if err == nil && len(errs) == 0 {
+			t.Errorf("head %q: a missing blob gave no error: %v", head, summaries(d))
+		}
+	}
+	if got := ran(t, marks); len(got) > 0 {
+		t.Errorf("the repository's configuration ran: %v", got)
+	}
+}
+
+// TestWorkTreeElsewhere: a core.worktree pointing out of the folder that
+// holds .git is refused; a linked worktree (its .git a file naming the
+// git dir) is scanned.
+func TestWorkTreeElsewhere(t *testing.T) {
+	g := newGitRepo(t)
+	g.copyDir(filepath.Join(fixtureDir, "npm", "base"), "")
+	g.commit("base")
+	linked := filepath.Join(t.TempDir(), "linked")
+	g.run("worktree", "add", "-q", "-b", "agent", linked)
+	if _, _, err := Scan(context.Background(), Options{Repo: linked, Base: "main", DBDir: t.TempDir()}); err != nil {
+		t.Errorf("linked worktree: %v", err)
+	}
+	outside := t.TempDir()
+	g.run("config", "core.worktree", outside)
+	for _, dir := range []string{g.dir, outside} {
+		_, _, err := Scan(context.Background(), Options{Repo: dir, Base: "main", DBDir: t.TempDir()})
+		if err == nil {
+			t.Errorf("%s: a work tree away from .git was scanned", dir)
+		}
+	}
+	g.run("config", "core.worktree", "/")
+	if _, _, err := Scan(context.Background(), Options{Repo: g.dir, Base: "main", DBDir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "core.worktree") {
+		t.Errorf("core.worktree=/: %v", err)
+	}
+}
