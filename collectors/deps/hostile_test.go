@@ -206,3 +206,56 @@ func TestWorkTreeElsewhere(t *testing.T) {
 		t.Errorf("core.worktree=/: %v", err)
 	}
 }
+
+// TestNeutralise: every driver, helper and tool the repository's
+// configuration defines gets its command keys emptied; a name -c cannot
+// carry goes through GIT_CONFIG_KEY_<n>; core's keys are left to the fixed
+// list, other keys alone.
+func TestNeutralise(t *testing.T) {
+	list := strings.Join([]string{
+		"core.repositoryformatversion\n0",
+		"filter.lfs.clean\ngit-lfs clean -- %f",
+		"filter.a=b.process\nx",
+		"diff.Lock.textconv\ncat",
+		"merge.m.driver\nx",
+		"credential.https://example.com.helper\nstore",
+		"difftool.t.cmd\nx",
+		"protocol.ext.allow\nalways",
+		"pager.log\nless",
+		"hook.pre.command\nx",
+		"remote.origin.url\nhttps://example.com/x.git",
+		"core.sshcommand\nx",
+		"user.name\nt",
+		"boolonly",
+	}, "\x00") + "\x00"
+	var c gitConfig
+	c.neutralise([]byte(list))
+	wantArgs := []string{
+		"-c", "credential.https://example.com.helper=",
+		"-c", "diff.Lock.cachetextconv=false",
+		"-c", "diff.Lock.command=",
+		"-c", "diff.Lock.textconv=",
+		"-c", "difftool.t.cmd=",
+		"-c", "filter.lfs.clean=",
+		"-c", "filter.lfs.process=",
+		"-c", "filter.lfs.required=false",
+		"-c", "filter.lfs.smudge=",
+		"-c", "hook.pre.command=",
+		"-c", "merge.m.driver=",
+		"-c", "pager.log=false",
+		"-c", "protocol.ext.allow=never",
+	}
+	if diff := cmp.Diff(wantArgs, c.args); diff != "" {
+		t.Errorf("args (-want +got):\n%s", diff)
+	}
+	wantEnv := []string{
+		"GIT_CONFIG_KEY_0=filter.a=b.clean", "GIT_CONFIG_VALUE_0=",
+		"GIT_CONFIG_KEY_1=filter.a=b.process", "GIT_CONFIG_VALUE_1=",
+		"GIT_CONFIG_KEY_2=filter.a=b.required", "GIT_CONFIG_VALUE_2=false",
+		"GIT_CONFIG_KEY_3=filter.a=b.smudge", "GIT_CONFIG_VALUE_3=",
+		"GIT_CONFIG_COUNT=4",
+	}
+	if diff := cmp.Diff(wantEnv, c.env); diff != "" {
+		t.Errorf("env (-want +got):\n%s", diff)
+	}
+}
