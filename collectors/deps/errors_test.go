@@ -170,7 +170,7 @@ func TestBadLockfiles(t *testing.T) {
 		{
 			name: "unreadable lockfile",
 			dir:  "package-lock.json",
-			want: []model.Error{{File: "package-lock.json", Message: "cannot read: not a regular file (a directory)"}},
+			want: []model.Error{{File: "package-lock.json", Message: "cannot read: a directory, not a regular file"}},
 		},
 		{
 			name: "lockfile symlinked out of the repository",

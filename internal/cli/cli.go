@@ -44,6 +44,11 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
 	switch {
+	case ctx.Err() != nil:
+		// Interrupted (SIGINT, SIGTERM): whatever the run got to, it did
+		// not audit everything, and an interrupted gate never passes.
+		fmt.Fprintln(stderr, "sandbox-audit: interrupted")
+		return ExitCannotRun
 	case err == nil:
 		return ExitOK
 	case errors.Is(err, errGate):
