@@ -85,14 +85,20 @@ var fixedConfig = []string{
 }
 
 // commandVars are the variable names (a key's last part), in any section,
-// that name a program: filter.<driver>.clean, diff.<driver>.textconv,
-// merge.<driver>.driver, credential.<url>.helper, difftool.<tool>.cmd,
-// gpg.<format>.program, hook.<name>.command (git 2.46), ...
+// that name a program in git-config(1) (2.39) or later: filter.<driver>.
+// clean, diff.<driver>.textconv, merge.<driver>.driver, credential.<url>.
+// helper, {diff,merge}tool.<tool>.{cmd,path}, {man,browser}.<tool>.
+// {cmd,path}, guitool.<name>.cmd, gpg.<format>.program, imap.tunnel,
+// interactive.diffFilter, sendemail.{smtpServer,sendmailCmd,toCmd,ccCmd,
+// headerCmd}, instaweb.httpd, remote.<name>.{uploadpack,receivepack},
+// hook.<name>.command (git 2.46).
 var commandVars = map[string]bool{
 	"clean": true, "smudge": true, "process": true, "textconv": true, "command": true, "cmd": true,
-	"driver": true, "helper": true, "program": true, "sshcommand": true, "askpass": true,
+	"path": true, "driver": true, "helper": true, "program": true, "sshcommand": true, "askpass": true,
 	"alternaterefscommand": true, "packobjectshook": true, "defaultkeycommand": true,
 	"uploadpack": true, "receivepack": true, "proxycommand": true, "editor": true,
+	"tunnel": true, "difffilter": true, "smtpserver": true, "sendmailcmd": true, "tocmd": true,
+	"cccmd": true, "headercmd": true, "httpd": true, "browser": true, "viewer": true,
 }
 
 // gitConfig is the configuration every git call on the repository runs with.
@@ -145,6 +151,8 @@ func (c *gitConfig) neutralise(list []byte) {
 			set[key] = "never"
 		case section == "pager":
 			set[key] = "false"
+		case section == "submodule" && variable == "update":
+			set[key] = "none" // "!command" runs it on submodule update
 		case section == "core" || section == "include" || section == "includeif":
 			// core's command keys are fixed above; includes are already read.
 		case commandVars[variable]:

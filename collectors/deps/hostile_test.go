@@ -223,6 +223,10 @@ func TestNeutralise(t *testing.T) {
 		"protocol.ext.allow\nalways",
 		"pager.log\nless",
 		"hook.pre.command\nx",
+		"mergetool.t.path\nx",
+		"imap.tunnel\nx",
+		"submodule.s.update\n!x",
+		"include.path\nx.cfg",
 		"remote.origin.url\nhttps://example.com/x.git",
 		"core.sshcommand\nx",
 		"user.name\nt",
@@ -241,9 +245,12 @@ func TestNeutralise(t *testing.T) {
 		"-c", "filter.lfs.required=false",
 		"-c", "filter.lfs.smudge=",
 		"-c", "hook.pre.command=",
+		"-c", "imap.tunnel=",
 		"-c", "merge.m.driver=",
+		"-c", "mergetool.t.path=",
 		"-c", "pager.log=false",
 		"-c", "protocol.ext.allow=never",
+		"-c", "submodule.s.update=none",
 	}
 	if diff := cmp.Diff(wantArgs, c.args); diff != "" {
 		t.Errorf("args (-want +got):\n%s", diff)
