@@ -266,3 +266,41 @@ func TestNeutralise(t *testing.T) {
 		t.Errorf("env (-want +got):\n%s", diff)
 	}
 }
+
+// TestWorkTreeAsGitSeesIt: the work-tree comparison done here (no git
+// diff) lists what git diff would: a file only re-checked-out with CRLF
+// line ends is unchanged, an ignored untracked lockfile is not the
+// change's, a skip-worktree or assume-unchanged file is its index blob, a
+// file removed was deleted, one only untracked (still on disk, the same)
+// was not.
+func TestWorkTreeAsGitSeesIt(t *testing.T) {
+	g := newGitRepo(t)
+	g.write(map[string]string{
+		"crlf/package.json":   "{\n  \"name\": \"a\",\n  \"dependencies\": {\"left-pad\": \"1.3.0\"}\n}\n",
+		"sparse/package.json": `{"name":"s"}`,
+		"assumed/Gemfile":     "source \"https://rubygems.org\"\n",
+		"gone/Pipfile":        "[packages]\n",
+		"kept/Pipfile":        "[packages]\n",
+		".gitignore":          "ignored/\n",
+	})
+	g.commit("base")
+	g.write(map[string]string{
+		"crlf/package.json":          "{\r\n  \"name\": \"a\",\r\n  \"dependencies\": {\"left-pad\": \"1.3.0\"}\r\n}\r\n",
+		"ignored/package-lock.json":  `{"lockfileVersion": 3, "packages": {}}`,
+		"assumed/Gemfile":            "source \"https://rubygems.org\"\ngem \"rails\"\n",
+		"new/requirements.txt":       "requests==2.31.0\n",
+		"sparse/package.json.backup": "x",
+	})
+	g.run("update-index", "--assume-unchanged", "assumed/Gemfile")
+	g.run("update-index", "--skip-worktree", "sparse/package.json")
+	g.remove("sparse/package.json")
+	g.run("rm", "-q", "gone/Pipfile")
+	g.run("rm", "-q", "--cached", "kept/Pipfile")
+	d, errs, err := Scan(context.Background(), Options{Repo: g.dir, Base: "main", DBDir: t.TempDir()})
+	if err != nil || len(errs) > 0 {
+		t.Fatal(err, errs)
+	}
+	if diff := cmp.Diff([]string{"gone/Pipfile", "new/requirements.txt"}, d.ChangedFiles); diff != "" {
+		t.Errorf("changed files (-want +got):\n%s", diff)
+	}
+}
