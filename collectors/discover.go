@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -42,8 +43,7 @@ type Options struct {
 }
 
 type job struct {
-	path string // relative, slash-separated
-	abs  string
+	path string // relative to the scanned root, slash-separated
 	c    Collector
 }
 
@@ -65,6 +65,11 @@ type result struct {
 // audited, and it was not evidence for anything.
 func Scan(ctx context.Context, target string, opt Options) (*model.Document, []model.Error, error) {
 	cs := opt.Collectors
+	// A target given as a symlink (a checkout linked into place) is
+	// audited where it points; nothing below it is followed.
+	if real, err := filepath.EvalSymlinks(target); err == nil {
+		target = real
+	}
 	root, rel, isDir, err := resolveTarget(target, cs)
 	if err != nil {
 		return nil, nil, err
@@ -76,14 +81,19 @@ func Scan(ctx context.Context, target string, opt Options) (*model.Document, []m
 	var jobs []job
 	var errs []model.Error
 	if !isDir {
-		jobs = append(jobs, job{path: rel, abs: filepath.Join(root, filepath.FromSlash(rel)), c: match(cs, rel)})
+		jobs = append(jobs, job{path: rel, c: match(cs, rel)})
 	} else {
 		jobs, errs, err = walk(ctx, root, rel, cs, opt.Exclude)
 		if err != nil {
 			return nil, nil, err
 		}
 	}
-	results := run(ctx, jobs, maxSize, opt.Workers)
+	dir, err := OpenDir(root)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read target: %w", err)
+	}
+	defer dir.Close()
+	results := run(ctx, dir, jobs, maxSize, opt.Workers)
 	doc := &model.Document{}
 	for _, r := range results {
 		doc.Merge(&r.doc)
@@ -163,7 +173,7 @@ func walk(ctx context.Context, root, sub string, cs []Collector, exclude []strin
 				cfg := rel + "/config"
 				if c := match(cs, cfg); c != nil {
 					if fi, err := os.Lstat(filepath.Join(p, "config")); err == nil && fi.Mode().IsRegular() {
-						jobs = append(jobs, job{path: cfg, abs: filepath.Join(p, "config"), c: c})
+						jobs = append(jobs, job{path: cfg, c: c})
 					}
 				}
 				return fs.SkipDir
@@ -190,7 +200,7 @@ func walk(ctx context.Context, root, sub string, cs []Collector, exclude []strin
 			errs = append(errs, model.Error{File: rel, Kind: c.Name(), Message: "not read: " + irregular(d.Type())})
 			return nil
 		}
-		jobs = append(jobs, job{path: rel, abs: p, c: c})
+		jobs = append(jobs, job{path: rel, c: c})
 		return nil
 	})
 	if err != nil {
@@ -202,6 +212,8 @@ func walk(ctx context.Context, root, sub string, cs []Collector, exclude []strin
 // irregular names what a file that is not regular is.
 func irregular(m fs.FileMode) string {
 	switch {
+	case m.IsDir():
+		return "a directory, not a regular file"
 	case m&fs.ModeNamedPipe != 0:
 		return "a named pipe (FIFO), not a regular file"
 	case m&fs.ModeSocket != 0:
@@ -243,7 +255,7 @@ func excluded(rel string, globs []string) bool {
 	return false
 }
 
-func run(ctx context.Context, jobs []job, maxSize int64, workers int) []result {
+func run(ctx context.Context, dir *Dir, jobs []job, maxSize int64, workers int) []result {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -255,7 +267,7 @@ func run(ctx context.Context, jobs []job, maxSize int64, workers int) []result {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = collectOne(ctx, jobs[i], maxSize)
+				results[i] = collectOne(ctx, dir, jobs[i], maxSize)
 			}
 		}()
 	}
@@ -270,7 +282,7 @@ func run(ctx context.Context, jobs []job, maxSize int64, workers int) []result {
 	return results
 }
 
-func collectOne(ctx context.Context, j job, maxSize int64) (r result) {
+func collectOne(ctx context.Context, dir *Dir, j job, maxSize int64) (r result) {
 	r.path = j.path
 	// Runs last, after a recovered panic too: whatever went wrong, the
 	// entry names the format that claimed the file.
@@ -282,18 +294,16 @@ func collectOne(ctx context.Context, j job, maxSize int64) (r result) {
 			r.err = &model.Error{File: j.path, Message: fmt.Sprintf("%s collector failed on this file: %v", j.c.Name(), p)}
 		}
 	}()
-	fi, err := os.Lstat(j.abs)
+	// Read once, by the descriptor it checks: a file swapped for a
+	// symlink or a FIFO since the walk listed it is refused, not followed.
+	data, err := dir.ReadFile(ctx, j.path, maxSize)
 	if err != nil {
-		r.err = &model.Error{File: j.path, Message: "cannot read: " + Reason(err)}
-		return r
-	}
-	if fi.Size() > maxSize {
-		r.err = &model.Error{File: j.path, Message: fmt.Sprintf("skipped: %d bytes is over the %d-byte limit for a configuration file", fi.Size(), maxSize)}
-		return r
-	}
-	data, err := os.ReadFile(j.abs)
-	if err != nil {
-		r.err = &model.Error{File: j.path, Message: "cannot read: " + Reason(err)}
+		var big *TooLargeError
+		if errors.As(err, &big) {
+			r.err = &model.Error{File: j.path, Message: "skipped: " + big.Error() + " for a configuration file"}
+		} else {
+			r.err = &model.Error{File: j.path, Message: "cannot read: " + Reason(err)}
+		}
 		return r
 	}
 	r.doc.Files = append(r.doc.Files, model.File{Path: j.path, Kind: j.c.Name()})
@@ -336,6 +346,12 @@ func Reason(err error) string {
 		return "permission denied"
 	case errors.Is(err, fs.ErrNotExist):
 		return "no such file"
+	case errors.Is(err, syscall.ELOOP):
+		return "symlink not followed"
+	case errors.Is(err, syscall.EXDEV):
+		return "the path leaves the folder it is read from"
+	case errors.Is(err, syscall.ENXIO):
+		return irregular(fs.ModeSocket)
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -182,5 +184,44 @@ func TestUnreadableDirectoryIsUnknownKind(t *testing.T) {
 	}
 	if len(errs) != 1 || errs[0].File != "locked" || errs[0].Kind != model.KindUnknown {
 		t.Fatalf("errors = %+v", errs)
+	}
+}
+
+// TestSymlinkedTarget: a target that is a symlink to a folder is audited
+// where it points (it used to audit nothing and pass); a symlink inside it
+// is still not followed.
+func TestSymlinkedTarget(t *testing.T) {
+	real := t.TempDir()
+	write(t, real, "compose.yaml", "services:\n  app:\n    image: x:1\n    privileged: true\n")
+	link := filepath.Join(t.TempDir(), "checkout")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	doc, errs, err := collectors.Scan(context.Background(), link, collectors.Options{Collectors: registry.All()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(errs) != 0 || len(doc.Workloads) != 1 || doc.Workloads[0].File != "compose.yaml" {
+		t.Fatalf("workloads %+v, errors %v", doc.Workloads, errs)
+	}
+}
+
+// TestNonRegularConfigFile: a FIFO under a config file's name is an
+// errors[] entry, at once, never a read that waits for a writer.
+func TestNonRegularConfigFile(t *testing.T) {
+	root := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(root, "compose.yaml"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, errs, err := collectors.Scan(context.Background(), root, collectors.Options{Collectors: registry.All()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(errs) != 1 || errs[0].File != "compose.yaml" || errs[0].Message != "not read: a named pipe (FIFO), not a regular file" {
+		t.Errorf("errors %+v", errs)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v", d)
 	}
 }

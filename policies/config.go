@@ -2,17 +2,20 @@ package policies
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors"
 	"github.com/sandbox-audit/sandbox-audit/collectors/roles"
 	"github.com/sandbox-audit/sandbox-audit/rules"
 )
@@ -70,24 +73,39 @@ type Waiver struct {
 // ErrConfig marks an invalid policy file (exit 2).
 var ErrConfig = errors.New("invalid policy file")
 
-// LoadConfig reads and validates a policy file.
+// MaxConfigSize bounds a policy file: a real one is a few kilobytes.
+const MaxConfigSize = 1 << 20
+
+// LoadConfig reads and validates a policy file the user named: a regular
+// file (not a symlink, FIFO or device), read once through the cap and
+// the deadline of collectors.ReadFile.
 func LoadConfig(path string) (*Config, error) {
-	b, err := os.ReadFile(path)
+	b, err := collectors.ReadFile(context.Background(), path, MaxConfigSize)
 	if err != nil {
-		return nil, fmt.Errorf("read policy file: %w", err)
+		return nil, fmt.Errorf("%w %s: cannot read: %s", ErrConfig, path, collectors.Reason(err))
 	}
 	return ParseConfig(path, b)
 }
 
 // ParseConfig decodes a policy file strictly: an unknown key is an error
 // naming the key and line, because a misspelt setting silently ignored is a
-// control believed on that is off.
+// control believed on that is off. A second YAML document is refused: its
+// settings would be dropped unread. Errors name lines, never a value read
+// from the file (it may not be a policy file at all).
 func ParseConfig(name string, b []byte) (*Config, error) {
 	c := &Config{}
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%w %s: %s", ErrConfig, name, yamlProblem(err))
+	} else if err == nil {
+		var next yaml.Node
+		switch err := dec.Decode(&next); {
+		case err == nil:
+			return nil, fmt.Errorf("%w %s: line %d: a second YAML document; a policy file holds one", ErrConfig, name, next.Line)
+		case !errors.Is(err, io.EOF):
+			return nil, fmt.Errorf("%w %s: %s (in a second YAML document; a policy file holds one)", ErrConfig, name, yamlProblem(err))
+		}
 	}
 	// Lines of waivers, for findings that point at an expired one.
 	var root yaml.Node
@@ -121,16 +139,16 @@ func (c *Config) validate() error {
 		return fmt.Errorf("version must be 1 (got %d)", c.Version)
 	}
 	if c.FailOn != "" && c.FailOn != "none" && rules.SeverityRank(c.FailOn) < 0 {
-		return fmt.Errorf("fail_on %q is not one of none, %s", c.FailOn, strings.Join(rules.Severities, ", "))
+		return fmt.Errorf("fail_on %s is not one of none, %s", shown(c.FailOn), strings.Join(rules.Severities, ", "))
 	}
 	for _, p := range c.Require {
 		if !slices.Contains(rules.Properties, p) {
-			return fmt.Errorf("require: %q is not a property (%s)", p, strings.Join(rules.Properties, ", "))
+			return fmt.Errorf("require: %s is not a property (%s)", shown(p), strings.Join(rules.Properties, ", "))
 		}
 	}
 	for p, s := range c.MinScore {
 		if !slices.Contains(rules.Properties, p) {
-			return fmt.Errorf("min_score: %q is not a property (%s)", p, strings.Join(rules.Properties, ", "))
+			return fmt.Errorf("min_score: %s is not a property (%s)", shown(p), strings.Join(rules.Properties, ", "))
 		}
 		if s < 0 || s > 100 {
 			return fmt.Errorf("min_score.%s must be between 0 and 100", p)
@@ -138,17 +156,17 @@ func (c *Config) validate() error {
 	}
 	if c.RuleTimeout != "" {
 		if d, err := time.ParseDuration(c.RuleTimeout); err != nil || d <= 0 {
-			return fmt.Errorf("rule_timeout %q is not a positive duration (e.g. 5s)", c.RuleTimeout)
+			return fmt.Errorf("rule_timeout %s is not a positive duration (e.g. 5s)", shown(c.RuleTimeout))
 		}
 	}
 	for id, r := range c.Rules {
 		if r.Mode != "" && r.Mode != "enforced" && r.Mode != "disabled" {
-			return fmt.Errorf("rules.%s.mode %q must be enforced or disabled", id, r.Mode)
+			return fmt.Errorf("rules.%s.mode %s must be enforced or disabled", shownBare(id), shown(r.Mode))
 		}
 	}
 	for i, sb := range c.Sandboxes {
 		if err := sb.Validate(); err != nil {
-			return fmt.Errorf("sandboxes[%d] (line %d): %v", i, sb.Line, err)
+			return fmt.Errorf("sandboxes[%d] (line %d): %s", i, sb.Line, unquote(err.Error()))
 		}
 	}
 	for i, w := range c.Waivers {
@@ -161,7 +179,7 @@ func (c *Config) validate() error {
 		}
 		if w.Expires != "" {
 			if _, err := time.Parse(time.DateOnly, w.Expires); err != nil {
-				return fmt.Errorf("%s: expires %q is not a date (YYYY-MM-DD)", at, w.Expires)
+				return fmt.Errorf("%s: expires %s is not a date (YYYY-MM-DD)", at, shown(w.Expires))
 			}
 		}
 	}
@@ -174,13 +192,13 @@ func (c *Config) CheckRuleIDs(set *rules.Set) error {
 	var bad []string
 	for id := range c.Rules {
 		if _, ok := set.Rule(id); !ok {
-			bad = append(bad, "rules."+id)
+			bad = append(bad, "rules."+shownBare(id))
 		}
 	}
 	for i, w := range c.Waivers {
 		if w.Rule != "" {
 			if _, ok := set.Rule(w.Rule); !ok {
-				bad = append(bad, fmt.Sprintf("waivers[%d].rule %s (line %d)", i, w.Rule, w.Line))
+				bad = append(bad, fmt.Sprintf("waivers[%d].rule %s (line %d)", i, shownBare(w.Rule), w.Line))
 			}
 		}
 	}
@@ -222,17 +240,83 @@ func (c *Config) Disabled(set *rules.Set) map[string]bool {
 	return out
 }
 
-var unknownField = regexp.MustCompile(`field (\S+) not found in type \S+`)
+var (
+	typeLine     = regexp.MustCompile(`^line (\d+): (.*)$`)
+	unmarshal    = regexp.MustCompile(`^cannot unmarshal (!!\w+)\b.* into (\S+)$`)
+	unknownField = regexp.MustCompile(`^field (.*) not found in type \S+$`)
+	duplicateKey = regexp.MustCompile(`^mapping key (.*) already defined at line (\d+)$`)
+	quoted       = regexp.MustCompile("`[^`]*`|'[^']*'|\"[^\"]*\"")
+	word         = regexp.MustCompile(`^[a-z][a-z0-9]{0,14}([_.-][a-z0-9]{1,15}){0,4}$`)
+	shortValue   = regexp.MustCompile(`^[0-9][0-9a-z.:-]{0,11}$`) // a number, date or duration
+)
 
-// yamlProblem turns the decoder's messages into ones that name the key.
+// yamlProblem turns the decoder's messages into ones that name the line and
+// the key, never a value: yaml.v3 quotes the offending scalar, and the file
+// may be anything (a symlink's target, a credentials file given to --config).
 func yamlProblem(err error) string {
 	var te *yaml.TypeError
 	if errors.As(err, &te) {
 		msgs := make([]string, len(te.Errors))
 		for i, e := range te.Errors {
-			msgs[i] = unknownField.ReplaceAllString(e, "unknown key \"$1\"")
+			msgs[i] = typeProblem(e)
 		}
 		return strings.Join(msgs, "; ")
 	}
-	return strings.TrimPrefix(err.Error(), "yaml: ")
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if strings.HasPrefix(msg, "invalid map key") {
+		return "invalid map key"
+	}
+	return unquote(msg)
+}
+
+func typeProblem(e string) string {
+	line, msg := "", e
+	if m := typeLine.FindStringSubmatch(e); m != nil {
+		line, msg = "line "+m[1]+": ", m[2]
+	}
+	if m := unmarshal.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("%scannot decode %s into %s", line, m[1], m[2])
+	}
+	if m := unknownField.FindStringSubmatch(msg); m != nil {
+		if word.MatchString(m[1]) {
+			return fmt.Sprintf("%sunknown key %q", line, m[1])
+		}
+		return line + "unknown key"
+	}
+	if m := duplicateKey.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("%skey %s defined twice (first at line %s)", line, shown(strings.Trim(m[1], `"`)), m[2])
+	}
+	return line + unquote(msg)
+}
+
+// unquote cuts every quoted part of a message but single punctuation
+// marks ("could not find expected ':'") and what reads as a setting (see
+// shown).
+func unquote(msg string) string {
+	return quoted.ReplaceAllStringFunc(msg, func(q string) string {
+		inner := q[1 : len(q)-1]
+		if len(q) == 3 && !unicode.IsLetter(rune(q[1])) && !unicode.IsDigit(rune(q[1])) || word.MatchString(inner) {
+			return q
+		}
+		return "…"
+	})
+}
+
+// shown quotes a value read from the policy file when it reads as a
+// setting (a lowercase word: a misspelt severity, property or rule id; a
+// short number, date or duration) and hides anything else, which could be
+// a secret in a file that is not a policy at all.
+func shown(v string) string {
+	if word.MatchString(v) || shortValue.MatchString(v) {
+		return strconv.Quote(v)
+	}
+	return "(a value not shown)"
+}
+
+// shownBare is shown for ids printed without quotes.
+func shownBare(v string) string {
+	if word.MatchString(v) {
+		return v
+	}
+	return "(an id not shown)"
 }

@@ -83,7 +83,7 @@ waivers:
 		{"min score range", "version: 1\nmin_score: {network: 120}\n", "between 0 and 100"},
 		{"rule timeout not a duration", "version: 1\nrule_timeout: soon\n", `rule_timeout "soon" is not a positive duration`},
 		{"rule timeout not positive", "version: 1\nrule_timeout: 0s\n", `rule_timeout "0s" is not a positive duration`},
-		{"strict not a boolean", "version: 1\nstrict: sometimes\n", "sometimes"},
+		{"strict not a boolean", "version: 1\nstrict: sometimes\n", "line 2: cannot decode !!str into bool"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

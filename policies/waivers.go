@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors"
 	"github.com/sandbox-audit/sandbox-audit/rules"
 )
 
@@ -76,11 +78,17 @@ func WriteBaseline(path string, fs []rules.Finding) error {
 	return nil
 }
 
-// ApplyBaseline marks findings present in the baseline file.
+// maxBaselineSize bounds a baseline file: a fingerprint, a rule id and a
+// path per finding; a million findings fit.
+const maxBaselineSize = 256 << 20
+
+// ApplyBaseline marks findings present in the baseline file (a regular
+// file, not a symlink, read through the cap and deadline of
+// collectors.ReadFile).
 func ApplyBaseline(path string, fs []rules.Finding) error {
-	data, err := os.ReadFile(path)
+	data, err := collectors.ReadFile(context.Background(), path, maxBaselineSize)
 	if err != nil {
-		return fmt.Errorf("read baseline: %w", err)
+		return fmt.Errorf("read baseline %s: %s", path, collectors.Reason(err))
 	}
 	var b Baseline
 	if err := json.Unmarshal(data, &b); err != nil {

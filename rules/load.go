@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -13,6 +14,8 @@ import (
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors"
 )
 
 // Set is a set of parsed Rego modules: rules (with METADATA), libraries, and
@@ -44,7 +47,7 @@ func LoadBuiltinRules(skip ...string) (*Set, error) {
 
 func loadBuiltin(withTests bool, skip ...string) (*Set, error) {
 	s := newSet()
-	if err := s.addFS(builtin, ".", "rules", true, withTests, skip...); err != nil {
+	if err := s.addFS(builtin, nil, ".", "rules", true, withTests, skip...); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -65,6 +68,9 @@ func BuiltinAreas() []string {
 	return out
 }
 
+// maxRuleSize bounds one .rego file of a user's rule directory.
+const maxRuleSize = 4 << 20
+
 // AddDir adds a user's rule directory (its *.rego files, recursively). Rules
 // there follow the same METADATA contract as the built-in ones; they may
 // import data.lib.sa.
@@ -77,7 +83,16 @@ func (s *Set) AddDir(dir string) error {
 		return fmt.Errorf("read rules directory: %s is not a directory", dir)
 	}
 	before := len(s.Modules) + len(s.Tests)
-	if err := s.addFS(os.DirFS(dir), ".", filepath.ToSlash(filepath.Clean(dir)), false, true); err != nil {
+	// The folder may be in the tree under audit (a pull request's): its
+	// files are read as audited files are, never through a symlink, only
+	// regular files, capped, with a deadline.
+	d, err := collectors.OpenDir(dir)
+	if err != nil {
+		return fmt.Errorf("read rules directory: %w", err)
+	}
+	defer d.Close()
+	read := func(p string) ([]byte, error) { return d.ReadFile(context.Background(), p, maxRuleSize) }
+	if err := s.addFS(os.DirFS(dir), read, ".", filepath.ToSlash(filepath.Clean(dir)), false, true); err != nil {
 		return err
 	}
 	if len(s.Modules)+len(s.Tests) == before {
@@ -96,7 +111,10 @@ type parsed struct {
 // addFS parses every .rego under root but those in the top-level
 // directories named in skip. Parsing is most of a CLI run's start-up cost, so
 // files are parsed in parallel, and tests only when asked for.
-func (s *Set) addFS(fsys fs.FS, root, prefix string, isBuiltin, withTests bool, skip ...string) error {
+func (s *Set) addFS(fsys fs.FS, read func(p string) ([]byte, error), root, prefix string, isBuiltin, withTests bool, skip ...string) error {
+	if read == nil {
+		read = func(p string) ([]byte, error) { return fs.ReadFile(fsys, p) }
+	}
 	var files []string
 	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -122,7 +140,7 @@ func (s *Set) addFS(fsys fs.FS, root, prefix string, isBuiltin, withTests bool, 
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			out[i] = parseOne(fsys, p, path.Join(prefix, p))
+			out[i] = parseOne(read, p, path.Join(prefix, p))
 		}()
 	}
 	wg.Wait()
@@ -159,10 +177,10 @@ func (s *Set) addFS(fsys fs.FS, root, prefix string, isBuiltin, withTests bool, 
 	return nil
 }
 
-func parseOne(fsys fs.FS, p, name string) parsed {
-	src, err := fs.ReadFile(fsys, p)
+func parseOne(read func(p string) ([]byte, error), p, name string) parsed {
+	src, err := read(p)
 	if err != nil {
-		return parsed{err: fmt.Errorf("read rule %s: %w", name, err)}
+		return parsed{err: fmt.Errorf("read rule %s: %s", name, collectors.Reason(err))}
 	}
 	m, err := ast.ParseModuleWithOpts(name, string(src), ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1})
 	if err != nil {
@@ -216,7 +234,7 @@ func (s *Set) filter(keep func(file string) bool) *Set {
 // testing a user's rules on their own.
 func LoadLibrary() (*Set, error) {
 	s := newSet()
-	if err := s.addFS(builtin, "lib", "rules", true, false); err != nil {
+	if err := s.addFS(builtin, nil, "lib", "rules", true, false); err != nil {
 		return nil, err
 	}
 	return s, nil

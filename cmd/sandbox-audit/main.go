@@ -3,10 +3,13 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+	"time"
 
 	"github.com/sandbox-audit/sandbox-audit/internal/cli"
 )
@@ -23,6 +26,10 @@ import (
 // under twice this lowers it to half the cgroup's.
 const softMemoryLimit = 96 << 20
 
+// shutdownGrace is how long a run cancelled by SIGINT or SIGTERM has to
+// stop on its own before the process exits without it.
+const shutdownGrace = 2 * time.Second
+
 func main() {
 	if os.Getenv("GOMEMLIMIT") == "" && os.Getenv("GOGC") == "" {
 		limit := int64(softMemoryLimit)
@@ -34,7 +41,34 @@ func main() {
 		debug.SetGCPercent(-1)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := cli.Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	code := runUntilStopped(ctx, shutdownGrace, os.Stderr, func() int {
+		return cli.Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	})
 	stop()
 	os.Exit(code)
+}
+
+// runUntilStopped runs the command and returns its exit code; once ctx is
+// cancelled (a signal) the command gets grace to return, then the run is
+// given up with exit 2. Everything the tool waits on honours the context,
+// but a read blocked in the kernel (a mount that never answers), a child
+// that ignores SIGKILL in uninterruptible sleep or a parser deep in one
+// large document may not: none of them keeps the process alive.
+func runUntilStopped(ctx context.Context, grace time.Duration, stderr io.Writer, run func() int) int {
+	done := make(chan int, 1)
+	go func() { done <- run() }()
+	select {
+	case code := <-done:
+		return code
+	case <-ctx.Done():
+	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-done:
+		// cli.Run says "interrupted" and exits 2 itself.
+	case <-t.C:
+		fmt.Fprintf(stderr, "sandbox-audit: interrupted; the run did not stop within %v, exiting\n", grace)
+	}
+	return cli.ExitCannotRun
 }

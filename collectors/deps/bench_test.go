@@ -2,6 +2,7 @@ package deps
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/sandbox-audit/sandbox-audit/bench/corpus"
@@ -39,4 +40,33 @@ func countVulns(d *model.Deps) int {
 		n += len(p.Vulnerabilities)
 	}
 	return n
+}
+
+// BenchmarkWorkTreeMonorepo: a work tree of 500 workspace manifests and a
+// ~2,000-package lockfile, one manifest edited and not committed. The work
+// tree is compared by hashing its dependency files (worktree.go), not by
+// git diff: this is what that costs.
+func BenchmarkWorkTreeMonorepo(b *testing.B) {
+	g := newGitRepo(b)
+	files := map[string]string{"package-lock.json": string(corpus.PackageLock(2000, 0, 0))}
+	for i := range 500 {
+		files[fmt.Sprintf("packages/p%03d/package.json", i)] = fmt.Sprintf(`{"name":"p%03d","version":"1.0.0","dependencies":{"left-pad":"^1.3.0"}}`, i)
+	}
+	g.write(files)
+	g.commit("base")
+	g.write(map[string]string{"packages/p007/package.json": `{"name":"p007","version":"1.0.0","dependencies":{"left-pad":"^1.3.0","lodash":"^4.17.21"}}`})
+	opt := Options{Repo: g.dir, Base: "HEAD", DBDir: b.TempDir()}
+	d, _, err := Scan(context.Background(), opt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(d.ChangedFiles) != 1 {
+		b.Fatalf("changed files %v", d.ChangedFiles)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, _, err := Scan(context.Background(), opt); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -20,6 +20,7 @@ import (
 	"os"
 	"path"
 	"sort"
+	"time"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
 	"github.com/sandbox-audit/sandbox-audit/model"
@@ -40,6 +41,9 @@ type Options struct {
 	// ($TRIVY_CACHE_DIR, else the user cache dir's trivy/). The database is
 	// only ever read: a missing one is reported in Deps.DBStatus.
 	DBDir string
+	// GitTimeout bounds each git call (0: two minutes). A git blocked for
+	// good (a FIFO where it reads a .gitignore) fails the scan, not hangs it.
+	GitTimeout time.Duration
 }
 
 // side is one side of the comparison: the dependency files read from it.
@@ -58,10 +62,11 @@ type side struct {
 // comparison cannot be made at all; unreadable or malformed files and an
 // unusable vulnerability database become errors[] entries and the scan goes on.
 func Scan(ctx context.Context, opt Options) (*model.Deps, []model.Error, error) {
-	r, err := openRepo(ctx, opt.Repo)
+	r, err := openRepo(ctx, opt.Repo, opt.GitTimeout)
 	if err != nil {
 		return nil, nil, err
 	}
+	defer r.close()
 	d := &model.Deps{Base: model.DepsRef{Ref: opt.Base}, Head: model.DepsRef{Ref: opt.Head, WorkTree: opt.Head == ""}}
 	headRef := opt.Head
 	if headRef == "" {

@@ -170,12 +170,12 @@ func TestBadLockfiles(t *testing.T) {
 		{
 			name: "unreadable lockfile",
 			dir:  "package-lock.json",
-			want: []model.Error{{File: "package-lock.json", Message: "cannot read: is a directory"}},
+			want: []model.Error{{File: "package-lock.json", Message: "cannot read: a directory, not a regular file"}},
 		},
 		{
 			name: "lockfile symlinked out of the repository",
 			link: "/dev/zero",
-			want: []model.Error{{File: "package-lock.json", Message: "cannot read: not a regular file"}},
+			want: []model.Error{{File: "package-lock.json", Message: "cannot read: symlink not followed"}},
 		},
 	}
 	for _, tt := range tests {

@@ -14,6 +14,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors"
 )
 
 // Sentinel errors the CLI maps to exit code 2: the scan cannot be done.
@@ -25,15 +28,28 @@ var (
 )
 
 // repo runs the git CLI in one directory. The CLI rather than a Go git
-// library: it is on every machine that has the repository, honours the
-// user's configuration (worktrees, alternates, partial clones, safe.directory)
-// and costs nothing in binary size.
+// library: it is on every machine that has the repository, understands
+// every repository layout (worktrees, alternates, partial clones, SHA-256)
+// and costs nothing in binary size. It runs with a fixed configuration that
+// lets the repository run nothing (gitenv.go).
 type repo struct {
-	dir    string // the directory the user gave (may be below the top level)
-	prefix string // dir relative to the top level, "" or ending in "/"
+	dir     string // the directory the user gave (may be below the top level)
+	prefix  string // dir relative to the top level, "" or ending in "/"
+	cfg     gitConfig
+	timeout time.Duration // for each git call
 	// objects holds what prefetch read ("rev:path" -> object); a name not
 	// in it is looked up with a git call of its own.
 	objects map[string]object
+	// work reads the work tree below dir: no symlink, regular files only,
+	// capped, with a deadline.
+	work *collectors.Dir
+	// worktree holds the work-tree files the comparison with base read
+	// and found changed, so they are read once.
+	worktree map[string][]byte
+	// indexOnly maps the tracked files git does not look for in the work
+	// tree (skip-worktree, assume-unchanged) to their index blob, which
+	// stands for them as it does for git diff.
+	indexOnly map[string]string
 }
 
 // object is one "rev:path" as read by cat-file: absent, or a blob's content
@@ -44,14 +60,35 @@ type object struct {
 	err     error
 }
 
+// defaultGitTimeout bounds one git call: reading objects of the largest
+// repositories takes seconds; a git blocked on a FIFO where it reads its
+// configuration or a .gitignore would wait for ever.
+const defaultGitTimeout = 2 * time.Minute
+
+// command is one git call on the repository: fixed global options and
+// configuration, its own environment and session, killed with ctx (and
+// its pipes let go a second later, should anything it started hold them).
+func (r *repo) command(ctx context.Context, args ...string) *exec.Cmd {
+	full := append([]string{"--no-pager", "--no-replace-objects", "-C", r.dir}, r.cfg.args...)
+	cmd := exec.CommandContext(ctx, "git", append(full, args...)...)
+	cmd.Env = gitEnv(r.cfg.env)
+	cmd.SysProcAttr = sysProcAttr()
+	cmd.WaitDelay = time.Second
+	return cmd
+}
+
 func (r *repo) git(ctx context.Context, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append(r.pre(), args...)...)
-	cmd.Env = r.env()
+	callCtx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	cmd := r.command(callCtx, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("run git: %w", ctx.Err())
+		}
+		if callCtx.Err() != nil {
+			return nil, &gitError{args: args, msg: fmt.Sprintf("no answer within %v (stopped)", r.timeout), err: callCtx.Err()}
 		}
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {
@@ -60,18 +97,6 @@ func (r *repo) git(ctx context.Context, args ...string) ([]byte, error) {
 		return stdout.Bytes(), &gitError{args: args, msg: msg, err: err}
 	}
 	return stdout.Bytes(), nil
-}
-
-// pre are the options of every git call. The repository may be the agent's
-// own work tree, its .git/config written by the agent: no fsmonitor hook, no
-// external diff or textconv program runs on its behalf.
-func (r *repo) pre() []string {
-	return []string{"-C", r.dir, "-c", "core.fsmonitor=false", "-c", "diff.external=", "-c", "core.hooksPath=/dev/null"}
-}
-
-// env: never prompt, never page, never read a credential helper: read-only plumbing.
-func (r *repo) env() []string {
-	return append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
 }
 
 type gitError struct {
@@ -83,10 +108,15 @@ type gitError struct {
 func (e *gitError) Error() string { return "git " + e.args[0] + ": " + e.msg }
 func (e *gitError) Unwrap() error { return e.err }
 
-// openRepo checks that dir is inside a git work tree.
-func openRepo(ctx context.Context, dir string) (*repo, error) {
+// openRepo checks that dir is inside a git work tree that is where its
+// .git is, and reads which drivers and helpers its configuration defines
+// so that none of them can run.
+func openRepo(ctx context.Context, dir string, timeout time.Duration) (*repo, error) {
 	if dir == "" {
 		dir = "."
+	}
+	if timeout <= 0 {
+		timeout = defaultGitTimeout
 	}
 	st, err := os.Stat(dir)
 	if err != nil {
@@ -95,8 +125,16 @@ func openRepo(ctx context.Context, dir string) (*repo, error) {
 	if !st.IsDir() {
 		dir = filepath.Dir(dir)
 	}
-	r := &repo{dir: dir}
-	out, err := r.git(ctx, "rev-parse", "--is-inside-work-tree", "--show-prefix")
+	r := &repo{dir: dir, timeout: timeout, cfg: baseConfig(nil)}
+	where := []string{"rev-parse", "--is-inside-work-tree", "--show-prefix", "--show-toplevel", "--absolute-git-dir"}
+	out, err := r.git(ctx, where...)
+	if err != nil && ctx.Err() == nil && strings.Contains(err.Error(), "dubious ownership") {
+		// Owned by another user: trusted only where the user said so.
+		if dirs := userSafeDirectories(ctx, timeout); len(dirs) > 0 {
+			r.cfg = baseConfig(dirs)
+			out, err = r.git(ctx, where...)
+		}
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, err
@@ -107,14 +145,61 @@ func openRepo(ctx context.Context, dir string) (*repo, error) {
 		}
 		return nil, fmt.Errorf("open repository %s: %w: %w", dir, ErrNotGit, err)
 	}
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if len(lines) == 0 || lines[0] != "true" {
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != 4 || lines[0] != "true" {
 		return nil, fmt.Errorf("open repository %s: %w (no work tree)", dir, ErrNotGit)
 	}
-	if len(lines) > 1 {
-		r.prefix = lines[1]
+	r.prefix = lines[1]
+	if err := checkWorkTree(ctx, lines[2], lines[3]); err != nil {
+		return nil, fmt.Errorf("open repository %s: %w", dir, err)
+	}
+	list, err := r.git(ctx, "config", "-z", "--list", "--includes")
+	if err != nil {
+		return nil, fmt.Errorf("open repository %s: read its configuration: %w", dir, err)
+	}
+	r.cfg.neutralise(list)
+	if r.work, err = collectors.OpenDir(dir); err != nil {
+		return nil, fmt.Errorf("read target: %w", err)
 	}
 	return r, nil
+}
+
+// close lets the work tree go.
+func (r *repo) close() {
+	if r.work != nil {
+		r.work.Close()
+	}
+}
+
+// checkWorkTree refuses a work tree that is not the folder holding the
+// repository's .git (a folder, or a file naming it: linked worktrees and
+// submodules). A core.worktree in the repository's config could make git
+// take another folder — the user's home, / — for the files under audit.
+func checkWorkTree(ctx context.Context, top, gitDir string) error {
+	want, err := filepath.EvalSymlinks(gitDir)
+	if err != nil {
+		return fmt.Errorf("resolve git directory: %w", err)
+	}
+	dotgit := filepath.Join(top, ".git")
+	if st, err := os.Stat(dotgit); err == nil {
+		got := ""
+		switch {
+		case st.IsDir():
+			got, _ = filepath.EvalSymlinks(dotgit)
+		case st.Mode().IsRegular():
+			b, err := collectors.ReadFile(ctx, dotgit, 4<<10)
+			if p, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: "); err == nil && ok {
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(top, p)
+				}
+				got, _ = filepath.EvalSymlinks(p)
+			}
+		}
+		if got != "" && got == want {
+			return nil
+		}
+	}
+	return fmt.Errorf("git's work tree for it is %s, which does not hold its .git (core.worktree?): refused", top)
 }
 
 // revisions resolves base and head to commits and finds their merge base
@@ -191,32 +276,20 @@ func (r *repo) mergeBase(ctx context.Context, base, head string) string {
 // changes lists the files that differ between base and head ("" = the work
 // tree, untracked files included: an agent's new lockfile is often not added
 // yet). Paths are relative to the directory scanned and limited to it.
+// Between two commits git compares the trees; against the work tree this
+// package compares (workChanges), so git hashes no work-tree file.
 func (r *repo) changes(ctx context.Context, base, head string) ([]string, error) {
-	args := []string{"diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--relative", base}
-	if head != "" {
-		args = append(args, head)
+	if head == "" {
+		return r.workChanges(ctx, base)
 	}
-	out, err := r.git(ctx, append(args, "--")...)
+	out, err := r.git(ctx, "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all", "--relative", base, head, "--")
 	if err != nil {
 		return nil, fmt.Errorf("list changed files: %w", err)
 	}
 	var cs []string
-	seen := map[string]bool{}
 	for _, p := range strings.Split(string(out), "\x00") {
 		if p != "" {
-			seen[p] = true
 			cs = append(cs, p)
-		}
-	}
-	if head == "" {
-		out, err := r.git(ctx, "ls-files", "--others", "--exclude-standard", "-z", "--", ".")
-		if err != nil {
-			return nil, fmt.Errorf("list untracked files: %w", err)
-		}
-		for _, p := range strings.Split(string(out), "\x00") {
-			if p != "" && !seen[p] {
-				cs = append(cs, p)
-			}
 		}
 	}
 	return cs, nil
@@ -275,8 +348,9 @@ func (r *repo) batch(ctx context.Context, revs, paths []string) (map[string]obje
 	if len(wants) == 0 {
 		return nil, nil
 	}
-	cmd := exec.CommandContext(ctx, "git", append(r.pre(), "cat-file", "--batch")...)
-	cmd.Env = r.env()
+	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	cmd := r.command(ctx, "cat-file", "--batch")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdin, err := cmd.StdinPipe()
@@ -476,7 +550,9 @@ func (r *repo) exists(ctx context.Context, rev string, paths []string) (map[stri
 		// Anything at the path counts: a file that cannot be read is an
 		// errors[] entry, not a removed lockfile.
 		for _, p := range paths {
-			if _, err := os.Lstat(filepath.Join(r.dir, filepath.FromSlash(p))); err == nil {
+			if _, indexed := r.indexOnly[p]; indexed {
+				ok[p] = true
+			} else if _, err := os.Lstat(filepath.Join(r.dir, filepath.FromSlash(p))); err == nil {
 				ok[p] = true
 			}
 		}
@@ -513,24 +589,17 @@ func (r *repo) exists(ctx context.Context, rev string, paths []string) (map[stri
 const maxFileSize = 128 << 20
 
 // read returns a file's content at rev ("" = work tree). In the work tree
-// only regular files are read: a lockfile symlinked to /dev/zero or to a
-// file outside the repository is an error, not content.
+// only regular files are read, through no symlink: a lockfile symlinked to
+// /dev/zero or to a file outside the repository is an error, not content.
 func (r *repo) read(ctx context.Context, rev, path string) ([]byte, error) {
 	if rev == "" {
-		p := filepath.Join(r.dir, filepath.FromSlash(path))
-		st, err := os.Lstat(p)
-		if err != nil {
-			return nil, err
+		if data, ok := r.worktree[path]; ok {
+			return data, nil
 		}
-		switch {
-		case st.IsDir():
-			return nil, errors.New("is a directory")
-		case !st.Mode().IsRegular():
-			return nil, errors.New("not a regular file")
-		case st.Size() > maxFileSize:
-			return nil, fmt.Errorf("larger than %d MB", maxFileSize>>20)
+		if oid, ok := r.indexOnly[path]; ok {
+			return r.blob(ctx, oid)
 		}
-		return os.ReadFile(p)
+		return r.work.ReadFile(ctx, path, maxFileSize)
 	}
 	if o, done := r.objects[rev+":"+r.prefix+path]; done {
 		switch {

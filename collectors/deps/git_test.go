@@ -32,7 +32,7 @@ func TestRevisionsAgree(t *testing.T) {
 	g.commit("unrelated")
 	g.run("checkout", "-q", "main")
 	ctx := context.Background()
-	r, err := openRepo(ctx, g.dir)
+	r, err := openRepo(ctx, g.dir, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestPrefetchAgrees(t *testing.T) {
 	})
 	rev := g.commit("one")
 	ctx := context.Background()
-	r, err := openRepo(ctx, filepath.Join(g.dir, "sub"))
+	r, err := openRepo(ctx, filepath.Join(g.dir, "sub"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestPrefetchUnreadableTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	r, err := openRepo(ctx, g.dir)
+	r, err := openRepo(ctx, g.dir, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
@@ -419,26 +421,57 @@ func markUnread(errs []model.Error, props map[string]policies.Property) {
 
 // ConfigFor finds the policy file: --config, else .sandbox-audit.yaml at the
 // scanned root, else none.
+//
+// The default file comes from the tree under audit, which a pull request
+// controls: it must be a regular file inside that tree — not a symlink (to
+// /etc/shadow or anywhere else), FIFO or device — and such a file is an
+// error (exit 2), never skipped: the user expects its settings to hold. A
+// policy file outside the tree is read only when named with --config (a
+// regular file, not a symlink).
 func ConfigFor(explicit, root string) (*policies.Config, error) {
-	path := explicit
-	if path == "" {
-		if root == "" {
-			return nil, nil
+	if explicit != "" {
+		cfg, err := policies.LoadConfig(explicit)
+		if err != nil {
+			return nil, err
 		}
-		dir := root
-		if st, err := os.Stat(root); err == nil && !st.IsDir() {
-			dir = filepath.Dir(root)
-		}
-		path = filepath.Join(dir, policies.ConfigFileName)
-		if _, err := os.Stat(path); err != nil {
-			return nil, nil
-		}
+		cfg.Path = relTo(root, explicit)
+		return cfg, nil
 	}
-	cfg, err := policies.LoadConfig(path)
+	if root == "" {
+		return nil, nil
+	}
+	// The scanned root, as collectors.Scan finds it: a symlinked target
+	// followed once, a file or a dot-directory placed in its repository.
+	target := root
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		target = real
+	}
+	dir, _, err := collectors.ResolveTarget(target, registry.All())
+	if err != nil {
+		return nil, nil // the scan names the target it cannot read
+	}
+	d, err := collectors.OpenDir(dir)
+	if err != nil {
+		return nil, nil
+	}
+	defer d.Close()
+	name := filepath.Join(dir, policies.ConfigFileName)
+	data, err := d.ReadFile(context.Background(), policies.ConfigFileName, policies.MaxConfigSize)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		hint := ""
+		if errors.Is(err, syscall.ELOOP) {
+			hint = " (a policy file from outside the scanned tree is read only with --config)"
+		}
+		return nil, fmt.Errorf("%w %s: cannot read: %s%s", policies.ErrConfig, name, collectors.Reason(err), hint)
+	}
+	cfg, err := policies.ParseConfig(name, data)
 	if err != nil {
 		return nil, err
 	}
-	cfg.Path = relTo(root, path)
+	cfg.Path = policies.ConfigFileName
 	return cfg, nil
 }
 

@@ -33,7 +33,8 @@ const exitHelp = `Exit codes:
      or a score below its minimum
   2  could not audit: bad usage, unreadable target, a file target no collector reads,
      invalid policy file, a rule that failed to compile, evaluate or finish in time
-     (--rule-timeout); with --strict (or strict: true), anything in errors[]`
+     (--rule-timeout), interrupted (SIGINT, SIGTERM); with --strict (or strict: true),
+     anything in errors[]`
 
 // Run executes the command line and returns the exit code.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -44,6 +45,11 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
 	switch {
+	case ctx.Err() != nil:
+		// Interrupted (SIGINT, SIGTERM): whatever the run got to, it did
+		// not audit everything, and an interrupted gate never passes.
+		fmt.Fprintln(stderr, "sandbox-audit: interrupted")
+		return ExitCannotRun
 	case err == nil:
 		return ExitOK
 	case errors.Is(err, errGate):

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -64,8 +63,8 @@ func (o *depsOptions) run(cmd *cobra.Command, path string) error {
 	if err := o.scan.validate(); err != nil {
 		return err
 	}
-	if _, err := os.Stat(path); err != nil {
-		return usageError("cannot read target %s: %v", path, reason(err))
+	if err := checkTarget(path); err != nil {
+		return err
 	}
 	cfg, err := audit.ConfigFor(o.scan.config, path)
 	if err != nil {

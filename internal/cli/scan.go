@@ -160,8 +160,8 @@ func (o *scanOptions) run(cmd *cobra.Command, path string) error {
 	}
 	ctx := cmd.Context()
 	if path != "" {
-		if _, err := os.Stat(path); err != nil {
-			return usageError("cannot read target %s: %v", path, reason(err))
+		if err := checkTarget(path); err != nil {
+			return err
 		}
 	}
 	lo, err := o.liveOptions()
@@ -316,6 +316,20 @@ func colorOK(w io.Writer, noColor bool) bool {
 	}
 	f, ok := w.(*os.File)
 	return ok && isatty.IsTerminal(f.Fd())
+}
+
+// checkTarget refuses a target that is neither a folder nor a regular file
+// (after symlinks): a FIFO or a device has no configuration to audit, and
+// reading one would block or never end.
+func checkTarget(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return usageError("cannot read target %s: %v", path, reason(err))
+	}
+	if !st.IsDir() && !st.Mode().IsRegular() {
+		return usageError("cannot read target %s: not a folder or a regular file", path)
+	}
+	return nil
 }
 
 func reason(err error) string {
