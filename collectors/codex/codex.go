@@ -33,8 +33,14 @@ func (*Collector) Match(p string) bool {
 	if path.Base(p) != "config.toml" {
 		return false
 	}
-	dir := path.Base(path.Dir(p))
-	return dir == ".codex" || dir == "codex"
+	dir := path.Dir(p)
+	if b := path.Base(dir); b == ".codex" || b == "codex" {
+		return true
+	}
+	// A CODEX_HOME kept in the repository for openai/codex-action
+	// (codex-home: .github/codex/home) is the same file one level down.
+	b := path.Base(path.Dir(dir))
+	return path.Base(dir) == "home" && (b == ".codex" || b == "codex")
 }
 
 // Collect implements collectors.Collector.

@@ -128,6 +128,8 @@ func TestMatchAndScope(t *testing.T) {
 		{"home/dev/.codex/config.toml", true, "user"},
 		{"root/.codex/config.toml", true, "user"},
 		{"etc/codex/config.toml", true, "managed"},
+		{".github/codex/home/config.toml", true, "project"},
+		{"home/config.toml", false, ""},
 		{"config.toml", false, ""},
 		{".codex/requirements.toml", false, ""},
 		{"app/config.toml", false, ""},
