@@ -32,6 +32,12 @@ var metaWords = map[string]bool{
 	"digest": true, "checksum": true, "fingerprint": true, "algorithm": true, "alg": true,
 	"required": true, "domain": true, "server": true, "service": true, "source": true,
 	"store": true, "vault": true, "manager": true, "ref": true, "arn": true,
+	// Flags, modes, levels and lists of who may do something.
+	"users": true, "usernames": true, "logins": true, "flag": true, "flags": true,
+	"modes": true, "level": true, "strategy": true, "style": true,
+	"allowed": true, "allowlist": true, "whitelist": true, "denylist": true, "blacklist": true,
+	"dirs": true, "paths": true, "urls": true, "hosts": true, "ports": true,
+	"max": true, "min": true, "interval": true, "delay": true, "retries": true, "algo": true,
 }
 
 // Words before "key" that make it an identifier, not a secret.
@@ -78,6 +84,43 @@ func SensitiveName(name string) bool {
 		}
 	}
 	return false
+}
+
+// SensitiveEnv is SensitiveName for a variable with its value: hasValue
+// says a literal was written (NAME=value), not a name alone (ARG NAME,
+// an env var passed through). A sensitive name holds no credential when
+// its literal is empty, a boolean, a small number or a path, URL or host:
+// MAX_TOKENS=4096, USE_AUTH=true and DB_PASSWORD= are settings, not
+// secrets. References (${GITHUB_TOKEN}) keep the name's verdict: they
+// forward whatever the name says.
+func SensitiveEnv(name, value string, hasValue bool) bool {
+	if !SensitiveName(name) {
+		return false
+	}
+	if !hasValue {
+		return true
+	}
+	v := strings.TrimSpace(value)
+	if def, ok := Default(v); ok {
+		v = def
+	} else if IsReference(v) {
+		return true
+	}
+	return !benignSetting(v)
+}
+
+// benignSetting reports a value that cannot be a credential: empty, a
+// boolean, a number of at most six digits, a path, URL or host name.
+func benignSetting(v string) bool {
+	switch strings.ToLower(v) {
+	case "", "true", "false", "yes", "no", "on", "off", "y", "n", "enabled", "disabled", "none", "null":
+		return true
+	}
+	if allDigits(strings.TrimPrefix(v, "-")) && len(v) <= 6 {
+		return true
+	}
+	return isURL(v) || isHostname(strings.ToLower(v)) || strings.HasPrefix(v, "/") && !strings.ContainsAny(v, " ") && !anySegment(v, func(s string) bool { return len(s) >= 10 && mixed(s) }) ||
+		strings.HasPrefix(v, "./") || strings.HasPrefix(v, "~/")
 }
 
 // nameWords splits a name into lower-case words at non-alphanumerics and
