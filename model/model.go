@@ -299,7 +299,7 @@ type MCPServer struct {
 	Loc
 	Command   string   `json:"command"`
 	Args      []string `json:"args"`     // secrets redacted
-	URL       string   `json:"url"`      // credentials and query values redacted
+	URL       string   `json:"url"`      // credentials redacted (userinfo, secret query values)
 	Launcher  string   `json:"launcher"` // npx | uvx | pipx | docker | bunx | "" (direct binary)
 	Package   string   `json:"package"`
 	Version   string   `json:"version"` // "" when none; "latest" when @latest

@@ -142,7 +142,7 @@ func (b *builder) arg(n *parser.Node) {
 }
 
 func (b *builder) variable(kind, name, value string, n *parser.Node) {
-	ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveName(name), Loc: b.loc(n)}
+	ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveEnv(name, value, true), Loc: b.loc(n)}
 	ev.Secret = secrets.DetectNamed(name, value)
 	if ev.Secret == nil && secrets.IsReference(value) {
 		// "${TOKEN:-ghp_…}": a reference whose default is a literal token.

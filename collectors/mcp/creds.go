@@ -8,10 +8,6 @@ import (
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
-func marker(r *model.SecretRef) string {
-	return "[REDACTED:" + r.Kind + ":" + r.Fingerprint + "]"
-}
-
 // refRE matches the references MCP clients expand: ${VAR}, ${env:VAR},
 // ${input:id} (VS Code prompts), ${VAR:-default} (Claude Code). A bare $VAR
 // is not expanded by any of them: it reaches the server as written.
@@ -57,91 +53,5 @@ func headerSecret(name, value string) *model.SecretRef {
 		return r
 	}
 	_, literal := references(value)
-	f := strings.Fields(literal)
-	cred := ""
-	switch {
-	case len(f) == 0:
-		return nil
-	case len(f) == 1 && authSchemes[strings.ToLower(f[0])]:
-		return nil // "Bearer ${TOKEN}": the token is a reference
-	case len(f) == 1:
-		cred = f[0]
-	default:
-		cred = strings.Join(f[1:], " ")
-	}
-	if r := secrets.Detect(cred); r != nil {
-		return r
-	}
-	return &model.SecretRef{Kind: "bearer-token", Lifetime: "unknown", Fingerprint: secrets.Fingerprint(cred)}
-}
-
-var authSchemes = map[string]bool{"bearer": true, "basic": true, "token": true, "digest": true}
-
-// found is a literal secret in args or a URL, with what held it.
-type found struct {
-	ref  model.SecretRef
-	what string // flag, variable or query key
-}
-
-var envArg = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
-
-// splitArg names the value an argument carries: --flag=VALUE, -e KEY=VALUE,
-// KEY=VALUE, or the argument after a flag (--token VALUE).
-func splitArg(a, prev string) (name, value string) {
-	switch {
-	case strings.HasPrefix(a, "-") && strings.Contains(a, "="):
-		name, value, _ = strings.Cut(a, "=")
-		if (name == "-e" || name == "--env") && envArg.MatchString(value) {
-			name, value, _ = strings.Cut(value, "=")
-		}
-	case (prev == "-e" || prev == "--env") && envArg.MatchString(a):
-		name, value, _ = strings.Cut(a, "=")
-	case prev != "" && !strings.HasPrefix(a, "-"):
-		name, value = prev, a
-	case envArg.MatchString(a):
-		name, value, _ = strings.Cut(a, "=")
-	}
-	return strings.TrimLeft(name, "-"), value
-}
-
-// redactArgs replaces literal secrets in args: --token VALUE,
-// --api-key=VALUE, -e KEY=VALUE, KEY=VALUE, --header "Authorization: …",
-// secrets inside URLs and any known token format.
-func redactArgs(args []string) ([]string, []found) {
-	out := make([]string, len(args))
-	var finds []found
-	prev := ""
-	for i, a := range args {
-		name, value := splitArg(a, prev)
-		prefix := a[:len(a)-len(value)]
-		var r *model.SecretRef
-		switch {
-		case (name == "header" || name == "H") && strings.Contains(value, ":"):
-			h, v, _ := strings.Cut(value, ":")
-			r = headerSecret(strings.TrimSpace(h), strings.TrimSpace(v))
-		case name != "" && !strings.Contains(value, "://"):
-			r, _ = classify(name, value)
-		}
-		switch {
-		case r != nil:
-			finds = append(finds, found{*r, name})
-			out[i] = prefix + marker(r)
-		case strings.Contains(value, "://"):
-			red, fs := redactURL(value)
-			out[i], finds = prefix+red, append(finds, fs...)
-		case strings.Contains(a, "://"):
-			red, fs := redactURL(a)
-			out[i], finds = red, append(finds, fs...)
-		default:
-			for _, m := range secrets.Scan(a) {
-				finds = append(finds, found{m.SecretRef, name})
-			}
-			out[i] = secrets.Redact(a)
-		}
-		prev = ""
-		if strings.HasPrefix(a, "-") && !strings.Contains(a, "=") {
-			prev = a
-		}
-	}
-	return out, finds
+	return secrets.Authorization(literal)
 }
