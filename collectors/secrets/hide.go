@@ -628,6 +628,20 @@ func pairHits(text string) []hit {
 		}
 	}
 	add := func(name string, vs, ve int) {
+		// ${NAME:-default}: the default is the literal.
+		for vs < ve && strings.IndexByte("\"'`", text[vs]) >= 0 {
+			vs++
+		}
+		if strings.HasPrefix(text[vs:ve], "${") {
+			if end := strings.IndexByte(text[vs:ve], '}'); end > 0 {
+				ref := text[vs : vs+end+1]
+				def, ok := Default(ref)
+				if !ok || def == "" {
+					return
+				}
+				vs, ve = vs+end-len(def), vs+end
+			}
+		}
 		vs, ve = trimValue(text, vs, ve)
 		if ve <= vs {
 			return
@@ -661,11 +675,15 @@ func pairHits(text string) []hit {
 			continue
 		}
 		next := words[n+1]
+		// A flag or key may be quoted and followed by a comma (JSON).
+		bare := strings.TrimRight(strings.Trim(t, "\"'`"), ",")
+		bare = strings.Trim(bare, "\"'`")
+		nextBare := strings.TrimLeft(text[next.s:next.e], "\"'`")
 		switch {
-		case strings.HasSuffix(t, ":") && len(t) > 1:
-			add(t[:len(t)-1], next.s, next.e)
-		case strings.HasPrefix(t, "-") && len(t) > 1 && text[next.s] != '-':
-			add(t, next.s, next.e)
+		case strings.HasSuffix(bare, ":") && len(bare) > 1:
+			add(bare[:len(bare)-1], next.s, next.e)
+		case strings.HasPrefix(bare, "-") && len(bare) > 1 && !strings.HasPrefix(nextBare, "-"):
+			add(bare, next.s, next.e)
 		}
 	}
 	return hs
