@@ -219,7 +219,7 @@ func plantedTree() (map[string]string, []plant) {
 	w("          anthropic_api_key: %s\n", p.put("anthropic_api_key", "anthropic-api-key", f.anthropic("api03")))
 	w("          github_token: %s\n", p.put("github_token", "github-app-installation-token", f.ghsStateless()))
 	argTok := g.ghp()
-	w("          claude_args: %s\n", p.inside("github-pat-classic", argTok, `--allowedTools "Bash(gh api -H 'Authorization: token `+argTok+`')"`))
+	w("          claude_args: |\n            %s\n", p.inside("github-pat-classic", argTok, `--allowedTools "Bash(gh api -H 'Authorization: token `+argTok+`')"`))
 	inKey := g.hex(40)
 	w("          extra_api_key: %s\n", p.put("extra_api_key", "generic-secret", inKey))
 	w("      - uses: openai/codex-action@v1\n        with:\n")
