@@ -164,6 +164,10 @@ type EnvVar struct {
 	FromSecret bool `json:"from_secret,omitempty"`
 	// SensitiveName is true when the name looks like a credential (TOKEN, KEY, SECRET, PASSWORD…).
 	SensitiveName bool `json:"sensitive_name"`
+	// Weak is true when the literal value under a password's or secret's
+	// name, or the default of a ${NAME:-default} reference, is one anyone
+	// could guess (postgres, changeme, minioadmin123); Secret is nil then.
+	Weak bool `json:"weak,omitempty"`
 	Loc
 }
 

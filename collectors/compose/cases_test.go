@@ -317,3 +317,50 @@ func TestMalformed(t *testing.T) {
 		})
 	}
 }
+
+// TestInterpolatedDefaults: ${VAR} is the operator's input; the default of
+// ${VAR:-default} and ${VAR-default} is a literal, judged like one.
+func TestInterpolatedDefaults(t *testing.T) {
+	src := `services:
+  db:
+    image: postgres:16
+    ports: ["5432:5432"]
+    environment:
+      POSTGRES_USER: ${POSTGRES_USER:-postgres}
+      POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-postgres}
+      REPLICA_PASSWORD: ${REPLICA_PASSWORD}
+      ADMIN_PASSWORD: ${ADMIN_PASSWORD-changeme}
+      SESSION_SECRET: ${SESSION_SECRET:-Vx8Qk2Lm9Rt4Wn7Zp3Hs6Jd1}
+      GITHUB_TOKEN: ${GITHUB_TOKEN:-` + fakePAT + `}
+      TOKEN_REFRESH_ENABLED: "true"
+      MAX_TOKENS: "4096"
+`
+	doc := collect(t, f, []byte(src))
+	type row struct {
+		Name       string
+		Kind, From string
+		Sensitive  bool
+		Weak       bool
+	}
+	var got []row
+	for _, e := range doc.Workloads[0].Env {
+		r := row{Name: e.Name, From: e.FromHost, Sensitive: e.SensitiveName, Weak: e.Weak}
+		if e.Secret != nil {
+			r.Kind = e.Secret.Kind
+		}
+		got = append(got, r)
+	}
+	want := []row{
+		{Name: "POSTGRES_USER", From: "POSTGRES_USER"},
+		{Name: "POSTGRES_PASSWORD", From: "POSTGRES_PASSWORD", Sensitive: true, Weak: true},
+		{Name: "REPLICA_PASSWORD", From: "REPLICA_PASSWORD", Sensitive: true},
+		{Name: "ADMIN_PASSWORD", From: "ADMIN_PASSWORD", Sensitive: true, Weak: true},
+		{Name: "SESSION_SECRET", Kind: "generic-secret", From: "SESSION_SECRET", Sensitive: true},
+		{Name: "GITHUB_TOKEN", Kind: "github-pat-classic", From: "GITHUB_TOKEN", Sensitive: true},
+		{Name: "TOKEN_REFRESH_ENABLED"},
+		{Name: "MAX_TOKENS"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

@@ -97,6 +97,8 @@ func (s *service) envVar(name, value string, hasValue bool, loc model.Loc) {
 			// ${TOKEN:-ghp_…}: the default is a literal token.
 			ev.Secret = secrets.Detect(value)
 		}
+		// POSTGRES_PASSWORD: postgres, ${DB_PASSWORD:-changeme}.
+		ev.Weak = ev.Secret == nil && secrets.WeakSecret(name, value)
 	}
 	if ev.Secret != nil {
 		s.credential(*ev.Secret, "env", "compose service "+s.w.Name+" environment "+name, loc)

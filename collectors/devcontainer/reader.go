@@ -212,6 +212,7 @@ func (r *reader) env(where, name, value string, hasValue bool, loc model.Loc) {
 			// ${localEnv:TOKEN:ghp_…}: the default is a literal token.
 			ev.Secret = secrets.Detect(value)
 		}
+		ev.Weak = ev.Secret == nil && secrets.WeakSecret(name, value)
 	}
 	if ev.Secret != nil {
 		r.credential(*ev.Secret, "env", "devcontainer "+where+" "+name, loc)

@@ -38,6 +38,7 @@ func (f *file) env(c *yaml.Node, desc string, w *model.Workload) {
 				ev.Secret = r
 				f.credential(*r, "env", desc+" env "+name, v)
 			}
+			ev.Weak = ev.Secret == nil && secrets.WeakSecret(name, str(v))
 		}
 		w.Env = append(w.Env, ev)
 	}

@@ -166,12 +166,14 @@ func TestSensitiveEnv(t *testing.T) {
 		{"USE_AUTH", "true", true, false},
 		{"DB_PASSWORD", "", true, false},
 		{"AUTH_SERVER", "https://login.corp.internal", true, false},
-		{"GITHUB_TOKEN", "", false, true},                // ARG GITHUB_TOKEN: filled at build time
-		{"GITHUB_TOKEN", "${GH_TOKEN}", true, true},      // forwards a token
-		{"DB_PASSWORD", "${DB_PASSWORD:-}", true, false}, // an empty default
-		{"DB_PASSWORD", "hunter2hunter2", true, true},    // a literal
-		{"API_KEY", "${API_KEY:-abc123xyz}", true, true}, // a literal default
-		{"NODE_ENV", "production", true, false},          // not a credential name
+		{"GITHUB_TOKEN", "", false, true},                                    // ARG GITHUB_TOKEN: filled at build time
+		{"GITHUB_TOKEN", "${GH_TOKEN}", true, true},                          // forwards a token
+		{"DB_PASSWORD", "${DB_PASSWORD:-}", true, true},                      // forwards the host's
+		{"REDIS_TLS_KEY", "${REDIS_TLS_KEY:-/certs/redis.key}", true, false}, // a path
+		{"POSTGRES_PASSWORD", "123456", true, true},                          // a weak password, not a number
+		{"DB_PASSWORD", "hunter2hunter2", true, true},                        // a literal
+		{"API_KEY", "${API_KEY:-abc123xyz}", true, true},                     // a literal default
+		{"NODE_ENV", "production", true, false},                              // not a credential name
 	} {
 		if got := SensitiveEnv(c.name, c.value, c.has); got != c.want {
 			t.Errorf("SensitiveEnv(%s, %q, %v) = %v, want %v", c.name, c.value, c.has, got, c.want)
@@ -196,5 +198,32 @@ func TestRedactFacts(t *testing.T) {
 	}
 	if doc.Credentials[0].Fingerprint != "abc" || doc.Agents[0].Allow[0].Line != 3 || !strings.HasPrefix(doc.Agents[0].Allow[0].Value, "Bash(gh --token [REDACTED:") {
 		t.Errorf("RedactFacts changed what it must keep: %+v", doc)
+	}
+}
+
+func TestWeakSecret(t *testing.T) {
+	for _, c := range []struct {
+		name, value string
+		want        bool
+	}{
+		{"POSTGRES_PASSWORD", "postgres", true},
+		{"POSTGRES_PASSWORD", "${POSTGRES_PASSWORD:-postgres}", true},
+		{"POSTGRES_PASSWORD", "123456", true},
+		{"MINIO_ROOT_PASSWORD", "minioadmin123", true},
+		{"REDIS_AUTH_PASSWORD", "${REDIS_AUTH:-myredissecret}", true},
+		{"NEXTAUTH_SECRET", "mysecret", true},
+		{"SPRING_DATASOURCE_PASSWORD", "medvault_password", true},
+		{"KHOJ_ADMIN_PASSWORD", "password", true},
+		{"POSTGRES_PASSWORD", "${POSTGRES_PASSWORD}", false},   // operator input
+		{"POSTGRES_PASSWORD", "${POSTGRES_PASSWORD:-}", false}, // no default
+		{"DB_PASSWORD", "xK9#mQ2$vL7pR4wN", false},             // random: a secret, not weak
+		{"POSTGRES_PASSWORD_FILE", "/run/secrets/db", false},   // a file
+		{"POSTGRES_USER", "postgres", false},                   // not a password
+		{"API_KEY", "changeme", false},                         // a key's placeholder: not a password
+		{"DB_PASSWORD", "********", false},                     // a mask
+	} {
+		if got := WeakSecret(c.name, c.value); got != c.want {
+			t.Errorf("WeakSecret(%s, %q) = %v, want %v", c.name, c.value, got, c.want)
+		}
 	}
 }
