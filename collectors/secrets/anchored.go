@@ -3,7 +3,9 @@ package secrets
 import (
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // anchored finds a rule's matches in time linear in the text, with the
@@ -44,8 +46,13 @@ type anchored struct {
 	// ([a-z0-9]{14}), and sets holds nothing else.
 	fixed int
 	wb    bool // S is preceded by \b
-	s     *regexp.Regexp
-	sMax  int // the most bytes S can match, -1 when unbounded
+	// S compiles on first use (most rules never get that far on a
+	// scan, and printing and compiling ~200 trees is most of the engine's
+	// start-up); src is its tree, \A followed by the rest of the regex.
+	src  *syntax.Regexp
+	once sync.Once
+	s    *regexp.Regexp
+	sMax int // the most bytes S can match, -1 when unbounded
 
 	lits    []keyword
 	byFirst [256][]uint8 // lits by their lower-cased first byte
@@ -164,12 +171,9 @@ type matcher interface {
 // anchoredMatcher builds the linear matcher of re, or nil when re has
 // another shape (the rule then runs as a plain regexp). A top-level
 // alternation whose branches all have the shape (atlassian-api-token:
-// the keyword template | \b(ATATT3…)) is matched branch by branch.
-func anchoredMatcher(re *regexp.Regexp) matcher {
-	p, err := syntax.Parse(re.String(), syntax.Perl)
-	if err != nil {
-		return nil
-	}
+// the keyword template | \b(ATATT3…)) is matched branch by branch. p is
+// re parsed (syntax.Perl); it is read, not changed.
+func anchoredMatcher(re *regexp.Regexp, p *syntax.Regexp) matcher {
 	names := re.SubexpNames()[1:]
 	if p.Op != syntax.OpAlternate {
 		m := anchoredFrom(p, names)
@@ -258,17 +262,10 @@ func anchoredFrom(p *syntax.Regexp, names []string) *anchored {
 		m.byFirst[lower(l.s[0])] = append(m.byFirst[lower(l.s[0])], uint8(len(m.lits)))
 		m.lits = append(m.lits, l)
 	}
-	s := &syntax.Regexp{Op: syntax.OpConcat, Sub: append([]*syntax.Regexp{{Op: syntax.OpBeginText}}, rest...)}
-	sre, err := regexp.Compile(s.String())
-	if err != nil || sre.NumSubexp() != len(names) {
+	if got := capNames(rest, nil); !slices.Equal(got, names) {
 		return nil
 	}
-	for k, n := range names {
-		if sre.SubexpNames()[k+1] != n {
-			return nil
-		}
-	}
-	m.s = sre
+	m.src = &syntax.Regexp{Op: syntax.OpConcat, Sub: append([]*syntax.Regexp{{Op: syntax.OpBeginText}}, rest...)}
 	m.sMax = maxLen(&syntax.Regexp{Op: syntax.OpConcat, Sub: rest})
 	if full {
 		m.op = templateGate(rest)
@@ -286,6 +283,25 @@ func anchoredFrom(p *syntax.Regexp, names []string) *anchored {
 		return nil
 	}
 	return m
+}
+
+// capNames lists the names of res' groups in the order of their opening
+// parentheses, the order of regexp's SubexpNames.
+func capNames(res []*syntax.Regexp, names []string) []string {
+	for _, r := range res {
+		if r.Op == syntax.OpCapture {
+			names = append(names, r.Name)
+		}
+		names = capNames(r.Sub, names)
+	}
+	return names
+}
+
+// sre is S compiled. Its tree came from parsing a regexp that compiled, so
+// it compiles too (TestAnchoredCompiles checks every rule's).
+func (m *anchored) sre() *regexp.Regexp {
+	m.once.Do(func() { m.s = regexp.MustCompile(m.src.String()) })
+	return m.s
 }
 
 // leadKeywords lists strings one of which every match of re starts with:
@@ -694,7 +710,7 @@ func (c *cursor) next(pos int) []int {
 				// No match ends past end, so a slice one byte longer gives
 				// the same answer ($ cannot hold where no match ends) and
 				// lets regexp use its backtracker on short slices.
-				loc := m.s.FindStringSubmatchIndex(text[q:min(len(text), end+1)])
+				loc := m.sre().FindStringSubmatchIndex(text[q:min(len(text), end+1)])
 				if loc == nil || loc[1] == 0 {
 					continue // no rule's S matches empty; were one to, skip it
 				}

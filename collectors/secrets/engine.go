@@ -130,15 +130,17 @@ func buildEngine() *engine {
 		e.rules = e.rules[:maxRules]
 	}
 	for _, r := range e.rules {
-		if p, err := syntax.Parse(r.re.String(), syntax.Perl); err == nil {
-			r.needs = requiredLiterals(p)
+		p, err := syntax.Parse(r.re.String(), syntax.Perl)
+		if err != nil {
+			continue // r.re compiled, so this does not happen
 		}
+		r.needs = requiredLiterals(p)
 		switch {
 		case r.find != nil:
 		case r.id == "private-key" && !r.gitleaks:
 			r.find = findPrivateKeys
 		default:
-			if m := anchoredMatcher(r.re); m != nil {
+			if m := anchoredMatcher(r.re, p); m != nil {
 				r.anchor = m
 			}
 		}

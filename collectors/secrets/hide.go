@@ -566,8 +566,8 @@ func authorizationHits(text string) []hit {
 			cs = skip(text, w1e, " \t")
 			ce = wordEnd(text, cs)
 		}
-		if ce == cs {
-			continue
+		if ce == cs || text[ce-1] == ':' {
+			continue // nothing, or the next header's name
 		}
 		if ref := credential(scheme, text[cs:ce], true); ref != nil {
 			hs = append(hs, hit{cs, ce, *ref, "Authorization", rankHide})

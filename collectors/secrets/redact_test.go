@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -204,6 +205,25 @@ func TestAnchored(t *testing.T) {
 	for _, s := range []string{"api_key = '" + f.s(alnum, 32) + "'", "ADAFRUIT_KEY=" + f.s(lowerS, 32)} {
 		if len(Scan(s)) != 1 {
 			t.Errorf("generic rule missed %q", s)
+		}
+	}
+}
+
+// TestAnchoredCompiles compiles every linear matcher's S, which the
+// engine leaves to the first keyword that needs it, and checks its groups
+// are the rule's.
+func TestAnchoredCompiles(t *testing.T) {
+	for _, r := range getEngine().rules {
+		if r.anchor == nil {
+			continue
+		}
+		var names []string
+		for _, a := range r.anchor.parts() {
+			s := a.sre()
+			names = append(names, s.SubexpNames()[1:]...)
+		}
+		if want := r.re.SubexpNames()[1:]; !slices.Equal(names, want) {
+			t.Errorf("%s: S's groups %q, the rule's %q", r.id, names, want)
 		}
 	}
 }
