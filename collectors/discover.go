@@ -291,7 +291,8 @@ func collectOne(ctx context.Context, dir *Dir, j job, maxSize int64) (r result) 
 		// A collector must never take the scan down with it.
 		if p := recover(); p != nil {
 			r.doc = model.Document{}
-			r.err = &model.Error{File: j.path, Message: fmt.Sprintf("%s collector failed on this file: %v", j.c.Name(), p)}
+			_, why := SafeReason(fmt.Errorf("%v", p))
+			r.err = &model.Error{File: j.path, Message: fmt.Sprintf("%s collector failed on this file: %s", j.c.Name(), why)}
 		}
 	}()
 	// Read once, by the descriptor it checks: a file swapped for a
@@ -308,11 +309,8 @@ func collectOne(ctx context.Context, dir *Dir, j job, maxSize int64) (r result) 
 	}
 	r.doc.Files = append(r.doc.Files, model.File{Path: j.path, Kind: j.c.Name()})
 	if err := j.c.Collect(ctx, j.path, data, &r.doc); err != nil {
-		r.err = &model.Error{File: j.path, Message: j.c.Name() + ": " + err.Error()}
-		var pe *ParseError
-		if errors.As(err, &pe) {
-			r.err.Line = pe.Line
-		}
+		line, msg := Message(err)
+		r.err = &model.Error{File: j.path, Line: line, Message: j.c.Name() + ": " + msg}
 	}
 	return r
 }
@@ -359,19 +357,3 @@ func Reason(err error) string {
 	}
 	return err.Error()
 }
-
-// ParseError is a malformed file: collectors return it so errors[] can name
-// the line.
-type ParseError struct {
-	Line int
-	Err  error
-}
-
-func (e *ParseError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("line %d: %v", e.Line, e.Err)
-	}
-	return e.Err.Error()
-}
-
-func (e *ParseError) Unwrap() error { return e.Err }

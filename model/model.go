@@ -265,6 +265,10 @@ type EnvVar struct {
 	FromSecret bool `json:"from_secret,omitempty"`
 	// SensitiveName is true when the name looks like a credential (TOKEN, KEY, SECRET, PASSWORD…).
 	SensitiveName bool `json:"sensitive_name"`
+	// Weak is true when the literal value under a password's or secret's
+	// name, or the default of a ${NAME:-default} reference, is one anyone
+	// could guess (postgres, changeme, minioadmin123); Secret is nil then.
+	Weak bool `json:"weak,omitempty"`
 	Loc
 }
 
@@ -481,7 +485,7 @@ type MCPServer struct {
 	Loc
 	Command   string   `json:"command"`
 	Args      []string `json:"args"`     // secrets redacted
-	URL       string   `json:"url"`      // credentials and query values redacted
+	URL       string   `json:"url"`      // credentials redacted (userinfo, secret query values)
 	Launcher  string   `json:"launcher"` // npx | uvx | pipx | docker | bunx | "" (direct binary)
 	Package   string   `json:"package"`
 	Version   string   `json:"version"` // "" when none; "latest" when @latest

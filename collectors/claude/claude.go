@@ -84,8 +84,8 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 	}
 	r := &reader{file: p}
 	a := model.Agent{Tool: "claude-code", Scope: scope(p), Loc: model.Loc{File: p, Line: root.Line}}
-	r.permissions(root.Get("permissions"), &a)
-	r.sandbox(root.Get("sandbox"), &a)
+	r.permissions(root.Get("permissions"), &a, doc)
+	r.sandbox(root.Get("sandbox"), &a, doc)
 	r.env(root.Get("env"), &a, doc)
 	if s := r.str(root, "apiKeyHelper"); s != nil {
 		a.APIKeyHelper = r.redacted(s, "apiKeyHelper", doc)

@@ -52,7 +52,7 @@ func TestInsecureFixture(t *testing.T) {
 		Allow:            []model.Str{s("Bash(git push:*)", 6), s("Bash(gh pr merge:*)", 7), s("Read(~/.aws/**)", 8)},
 		Env: []model.EnvVar{
 			{Name: "GITHUB_TOKEN", Secret: pat, SensitiveName: true, Loc: at(20)},
-			{Name: "CLAUDE_CODE_MAX_OUTPUT_TOKENS", SensitiveName: true, Loc: at(21)},
+			{Name: "CLAUDE_CODE_MAX_OUTPUT_TOKENS", Loc: at(21)}, // 32000 is a setting, not a secret
 		},
 		EnableAllMCP: b(true, 23),
 		UnknownKeys:  []model.Str{s("sandbox.network.allowedDomain", 15)},

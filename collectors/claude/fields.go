@@ -21,7 +21,7 @@ var approvalModes = map[string]string{
 	"default":           "default",
 }
 
-func (r *reader) permissions(v *jsonpos.Value, a *model.Agent) {
+func (r *reader) permissions(v *jsonpos.Value, a *model.Agent, doc *model.Document) {
 	perms := r.object(v, "permissions")
 	if perms == nil {
 		return
@@ -35,21 +35,21 @@ func (r *reader) permissions(v *jsonpos.Value, a *model.Agent) {
 	if d := r.str(perms, "disableBypassPermissionsMode"); d != nil {
 		a.BypassDisabled = &model.Bool{Value: d.Value == "disable", Loc: d.Loc}
 	}
-	a.Allow = r.strs(perms, "allow")
-	a.Deny = r.strs(perms, "deny")
-	a.Ask = r.strs(perms, "ask")
+	a.Allow = r.redactAll(r.strs(perms, "allow"), "permissions.allow", doc)
+	a.Deny = r.redactAll(r.strs(perms, "deny"), "permissions.deny", doc)
+	a.Ask = r.redactAll(r.strs(perms, "ask"), "permissions.ask", doc)
 }
 
 // sandbox reads the Bash sandbox. NetworkAccess stays nil: with the sandbox
 // on, network is limited to allowedDomains, and no key turns it fully on.
-func (r *reader) sandbox(v *jsonpos.Value, a *model.Agent) {
+func (r *reader) sandbox(v *jsonpos.Value, a *model.Agent, doc *model.Document) {
 	sb := r.object(v, "sandbox")
 	if sb == nil {
 		return
 	}
 	a.SandboxEnabled = r.boolean(sb, "enabled")
 	a.AllowUnsandboxed = r.boolean(sb, "allowUnsandboxedCommands")
-	a.ExcludedCommands = r.strs(sb, "excludedCommands")
+	a.ExcludedCommands = r.redactAll(r.strs(sb, "excludedCommands"), "sandbox.excludedCommands", doc)
 	if net := r.object(sb.Get("network"), "sandbox.network"); net != nil {
 		a.AllowedDomains = r.strs(net, "allowedDomains")
 		a.UnixSockets = r.strs(net, "allowUnixSockets")
@@ -66,7 +66,7 @@ func (r *reader) env(v *jsonpos.Value, a *model.Agent, doc *model.Document) {
 		return
 	}
 	for _, m := range env.Members {
-		ev := model.EnvVar{Name: m.Key, SensitiveName: secrets.SensitiveName(m.Key), Loc: model.Loc{File: r.file, Line: m.Line}}
+		ev := model.EnvVar{Name: m.Key, SensitiveName: secrets.SensitiveEnv(m.Key, m.Value.Str, m.Value.Kind == jsonpos.String), Loc: model.Loc{File: r.file, Line: m.Line}}
 		if m.Value.Kind == jsonpos.String {
 			ev.Secret = secrets.DetectNamed(m.Key, m.Value.Str)
 		}
@@ -80,15 +80,27 @@ func (r *reader) env(v *jsonpos.Value, a *model.Agent, doc *model.Document) {
 	}
 }
 
-// redacted keeps a command (apiKeyHelper) without the secrets it may embed.
+// redacted keeps a command (apiKeyHelper, a permission rule, an excluded
+// command) without the secrets it may embed, and counts each as a
+// credential of the settings file: the agent reads its own settings, and
+// a token in Bash(curl -H "Authorization: Bearer …":*) is as exposed as
+// one in env.
 func (r *reader) redacted(s *model.Str, key string, doc *model.Document) *model.Str {
-	for _, m := range secrets.Scan(s.Value) {
+	out, found := secrets.Hide(s.Value)
+	for _, f := range found {
 		doc.Credentials = append(doc.Credentials, model.Credential{
-			SecretRef: m.SecretRef, Where: "settings", ReadableByAgent: true,
+			SecretRef: f.SecretRef, Where: "settings", ReadableByAgent: true,
 			Context: "claude-code settings " + key, Loc: s.Loc,
 		})
 	}
-	return &model.Str{Value: secrets.Redact(s.Value), Loc: s.Loc}
+	return &model.Str{Value: out, Loc: s.Loc}
+}
+
+func (r *reader) redactAll(list []model.Str, key string, doc *model.Document) []model.Str {
+	for i := range list {
+		list[i] = *r.redacted(&list[i], key, doc)
+	}
+	return list
 }
 
 // unknownKeys lists, by dotted path, keys of the audited objects that are

@@ -50,12 +50,12 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 	}
 	var root map[string]any
 	if err := toml.Unmarshal(data, &root); err != nil {
-		line := 0
+		line, col := 0, 0
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
-			line, _ = de.Position()
+			line, col = de.Position()
 		}
-		return &collectors.ParseError{Line: line, Err: fmt.Errorf("parse toml: %w", err)}
+		return &collectors.ParseError{Line: line, Col: col, Err: fmt.Errorf("parse toml: %w", err)}
 	}
 	c := &cfg{file: p, root: root, lines: keyLines(data), scope: scope(p)}
 	doc.Agents = append(doc.Agents, c.agent(""))

@@ -37,15 +37,15 @@ func (c *cfg) mcpServers(doc *model.Document) {
 		srv.Launcher, srv.Package, srv.Version, srv.Pinned = launch.Launcher, launch.Package, launch.Version, launch.Pinned
 		// A remote server (no command) runs whatever its host serves: nothing is pinned.
 		srv.Pinned = srv.Pinned && srv.Command != ""
-		var found []mcpcmd.Found
-		srv.Args, found = mcpcmd.RedactArgs(args)
+		var found []secrets.Found
+		srv.Args, found = secrets.HideArgs(args)
 		for _, f := range found {
 			cred(f.SecretRef, "arg", "arg "+f.Name, key("args"))
 		}
 		if u, ok := s["url"].(string); ok && u != "" {
 			srv.Transport = "http"
 			srv.PlainHTTP = mcpcmd.PlainHTTP(u)
-			srv.URL, found = mcpcmd.RedactURL(u)
+			srv.URL, found = secrets.Hide(u)
 			for _, f := range found {
 				cred(f.SecretRef, "url", "url", key("url"))
 			}

@@ -285,14 +285,14 @@ func TestMalformed(t *testing.T) {
 		services  []string // still collected despite the error
 	}{
 		{name: "bad yaml", src: "services:\n  app:\n    image: [a\n", line: 2, msg: "did not find expected"},
-		{name: "binary junk", src: "\x00\x01\x02\xff\xfe\x00", msg: "yaml"},
+		{name: "binary junk", src: "\x00\x01\x02\xff\xfe\x00", msg: "control characters are not allowed"},
 		{name: "alias bomb", src: bomb(), msg: "excessive aliasing"},
 		{name: "merge bomb", src: mergeBomb(), msg: "excessive aliasing"},
 		{name: "duplicate key", src: "services:\n  a: {}\n  a: {}\n", line: 3, msg: "already defined"},
 		{name: "top level sequence", src: "- services\n", line: 1, msg: "top level is a sequence"},
 		{name: "services is a list", src: "services:\n  - app\n", line: 2, msg: "services is a sequence"},
 		{name: "non-map services, others kept", src: "services:\n  ok: {image: a}\n  bad: nginx\n  nul:\n  ok2: {image: b}\n",
-			line: 3, msg: `service "bad" is a scalar "nginx", not a mapping (and 1 more)`, services: []string{"ok", "ok2"}},
+			line: 3, msg: `service bad is a scalar, not a mapping (and 1 more)`, services: []string{"ok", "ok2"}},
 		{name: "bad merge", src: "services:\n  a:\n    <<: 1\n", line: 3, msg: "map merge requires"},
 	}
 	for _, tt := range tests {
@@ -318,5 +318,52 @@ func TestMalformed(t *testing.T) {
 				t.Errorf("services (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestInterpolatedDefaults: ${VAR} is the operator's input; the default of
+// ${VAR:-default} and ${VAR-default} is a literal, judged like one.
+func TestInterpolatedDefaults(t *testing.T) {
+	src := `services:
+  db:
+    image: postgres:16
+    ports: ["5432:5432"]
+    environment:
+      POSTGRES_USER: ${POSTGRES_USER:-postgres}
+      POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-postgres}
+      REPLICA_PASSWORD: ${REPLICA_PASSWORD}
+      ADMIN_PASSWORD: ${ADMIN_PASSWORD-changeme}
+      SESSION_SECRET: ${SESSION_SECRET:-Vx8Qk2Lm9Rt4Wn7Zp3Hs6Jd1}
+      GITHUB_TOKEN: ${GITHUB_TOKEN:-` + fakePAT + `}
+      TOKEN_REFRESH_ENABLED: "true"
+      MAX_TOKENS: "4096"
+`
+	doc := collect(t, f, []byte(src))
+	type row struct {
+		Name       string
+		Kind, From string
+		Sensitive  bool
+		Weak       bool
+	}
+	var got []row
+	for _, e := range doc.Workloads[0].Env {
+		r := row{Name: e.Name, From: e.FromHost, Sensitive: e.SensitiveName, Weak: e.Weak}
+		if e.Secret != nil {
+			r.Kind = e.Secret.Kind
+		}
+		got = append(got, r)
+	}
+	want := []row{
+		{Name: "POSTGRES_USER", From: "POSTGRES_USER"},
+		{Name: "POSTGRES_PASSWORD", From: "POSTGRES_PASSWORD", Sensitive: true, Weak: true},
+		{Name: "REPLICA_PASSWORD", From: "REPLICA_PASSWORD", Sensitive: true},
+		{Name: "ADMIN_PASSWORD", From: "ADMIN_PASSWORD", Sensitive: true, Weak: true},
+		{Name: "SESSION_SECRET", Kind: "generic-secret", From: "SESSION_SECRET", Sensitive: true},
+		{Name: "GITHUB_TOKEN", Kind: "github-pat-classic", From: "GITHUB_TOKEN", Sensitive: true},
+		{Name: "TOKEN_REFRESH_ENABLED"},
+		{Name: "MAX_TOKENS"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

@@ -88,13 +88,20 @@ func parse(data []byte) ([]*yaml.Node, error) {
 			return roots, nil
 		}
 		if err != nil {
-			return nil, &collectors.ParseError{Line: errLine(err), Err: fmt.Errorf("parse compose file: %w", err)}
+			line := errLine(err)
+			if line == 0 {
+				line = collectors.QuotedLine(data, err)
+			}
+			return nil, &collectors.ParseError{Line: line, Err: fmt.Errorf("parse compose file: %w", err)}
 		}
 		var v any
 		if err := n.Decode(&v); err != nil {
 			line := errLine(err)
 			if line == 0 {
 				line = badMergeLine(&n, 0)
+			}
+			if line == 0 {
+				line = collectors.QuotedLine(data, err)
 			}
 			return nil, &collectors.ParseError{Line: line, Err: fmt.Errorf("parse compose file: %w", err)}
 		}
@@ -183,7 +190,7 @@ func collectDoc(file string, top *yaml.Node, doc *model.Document) []*collectors.
 			continue // extension field, not a service
 		}
 		if e.val.Kind != yaml.MappingNode {
-			bad = append(bad, &collectors.ParseError{Line: e.key.Line, Err: fmt.Errorf("service %q is %s, not a mapping", name, kindName(e.val))})
+			bad = append(bad, &collectors.ParseError{Line: e.key.Line, Err: fmt.Errorf("service %s is %s, not a mapping", name, kindName(e.val))})
 			continue
 		}
 		s := newService(file, name, e.key.Line)

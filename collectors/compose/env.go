@@ -65,8 +65,9 @@ func (s *service) commandSecrets(key string, n *yaml.Node) {
 	}
 	for _, p := range parts {
 		if text, ok := scalar(p); ok {
-			for _, m := range secrets.Scan(text) {
-				s.credential(m.SecretRef, "arg", "compose service "+s.w.Name+" "+key, s.loc(p))
+			_, found := secrets.Hide(text)
+			for _, f := range found {
+				s.credential(f.SecretRef, "arg", "compose service "+s.w.Name+" "+key, s.loc(p))
 			}
 		}
 	}
@@ -85,7 +86,7 @@ func (s *service) envVar(name, value string, hasValue bool, loc model.Loc) {
 	if name == "" {
 		return
 	}
-	ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveName(name), Loc: loc}
+	ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveEnv(name, value, hasValue), Loc: loc}
 	switch {
 	case !hasValue:
 		ev.FromHost = name
@@ -96,6 +97,8 @@ func (s *service) envVar(name, value string, hasValue bool, loc model.Loc) {
 			// ${TOKEN:-ghp_…}: the default is a literal token.
 			ev.Secret = secrets.Detect(value)
 		}
+		// POSTGRES_PASSWORD: postgres, ${DB_PASSWORD:-changeme}.
+		ev.Weak = ev.Secret == nil && secrets.WeakSecret(name, value)
 	}
 	if ev.Secret != nil {
 		s.credential(*ev.Secret, "env", "compose service "+s.w.Name+" environment "+name, loc)

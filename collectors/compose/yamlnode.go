@@ -141,16 +141,9 @@ func kindName(n *yaml.Node) string {
 		if n.Tag == "!!null" {
 			return "null"
 		}
-		return "a scalar " + strconv.Quote(clip(n.Value, 40))
+		return "a scalar" // not its value: errors[] never quotes the file
 	case yaml.MappingNode:
 		return "a mapping"
 	}
 	return "not a mapping"
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

@@ -192,12 +192,15 @@ func loadSides(ctx context.Context, r *repo, changed []string, base, head *side)
 			ix, err := indexLockfile(p, data)
 			if err != nil {
 				bad[p] = true
-				me := model.Error{File: p, Message: s.label() + err.Error()}
-				var pe *collectors.ParseError
-				if errors.As(err, &pe) {
-					me.Line, me.Message = pe.Line, s.label()+pe.Err.Error()
+				line, msg := collectors.Message(err)
+				if line > 0 {
+					// errors[] has a line field: the message need not say it.
+					var pe *collectors.ParseError
+					if errors.As(err, &pe) {
+						_, msg = collectors.SafeReason(pe.Err)
+					}
 				}
-				errs = append(errs, me)
+				errs = append(errs, model.Error{File: p, Line: line, Message: s.label() + msg})
 				continue
 			}
 			s.index[p] = ix

@@ -155,17 +155,17 @@ func TestBadLockfiles(t *testing.T) {
 		{
 			name:  "poetry.lock not TOML",
 			write: map[string]string{"poetry.lock": "[[package]]\nname = \"a\"\nversion = \n"},
-			want:  []model.Error{{File: "poetry.lock", Line: 3, Message: "parse poetry.lock: expected value but found '\\n' instead"}},
+			want:  []model.Error{{File: "poetry.lock", Line: 3, Message: "parse poetry.lock: expected value but found instead"}},
 		},
 		{
 			name:  "pnpm-lock not YAML",
 			write: map[string]string{"pnpm-lock.yaml": "lockfileVersion: '9.0'\npackages:\n  a@1.0.0: [\n"},
-			want:  []model.Error{{File: "pnpm-lock.yaml", Line: 3, Message: "parse YAML: yaml: line 3: did not find expected node content"}},
+			want:  []model.Error{{File: "pnpm-lock.yaml", Line: 3, Message: "parse YAML: did not find expected node content"}},
 		},
 		{
 			name:  "go.mod unknown directive",
 			write: map[string]string{"go.mod": "module x\n\nrequire golang.org/x/text v0.3.7\nbogus line\n"},
-			want:  []model.Error{{File: "go.mod", Line: 4, Message: "parse go.mod: unknown directive: bogus"}},
+			want:  []model.Error{{File: "go.mod", Line: 4, Message: "parse go.mod: unknown directive"}},
 		},
 		{
 			name: "unreadable lockfile",

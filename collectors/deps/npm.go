@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
@@ -233,9 +234,26 @@ func expectDelim(dec *json.Decoder, d json.Delim) error {
 		return err
 	}
 	if tok != d {
-		return fmt.Errorf("expected %q, found %v", d, tok)
+		// The kind of what was found, not its text (a string may be a token).
+		return fmt.Errorf("expected %q, found %s", d, tokenKind(tok))
 	}
 	return nil
+}
+
+func tokenKind(tok json.Token) string {
+	switch t := tok.(type) {
+	case json.Delim:
+		return strconv.Quote(t.String())
+	case string:
+		return "a string"
+	case float64, json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return "a value"
 }
 
 // jsonErr places a JSON error at the line where decoding stopped.

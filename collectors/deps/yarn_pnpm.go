@@ -55,7 +55,7 @@ func indexYarnLock(text []byte) (*lockIndex, error) {
 		if raw[0] != ' ' && raw[0] != '\t' {
 			flush()
 			if !strings.HasSuffix(t, ":") {
-				return nil, &collectors.ParseError{Line: n, Err: fmt.Errorf("parse yarn.lock: entry header %q does not end with ':'", trunc(t))}
+				return nil, &collectors.ParseError{Line: n, Err: errors.New("parse yarn.lock: entry header does not end with ':'")}
 			}
 			if t == "__metadata:" {
 				continue

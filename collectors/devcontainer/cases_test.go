@@ -205,7 +205,7 @@ func TestMalformed(t *testing.T) {
 		{"binary junk", "\x00\x01\x02\xff\xfe", 1, "invalid character"},
 		{"deep nesting", "{\"a\":\n" + strings.Repeat("[", 100000), 2, "nested deeper than"},
 		{"top level array", "// c\n[1]", 2, "top level is an array"},
-		{"top level string", "\"x\"", 1, `top level is a string "x"`},
+		{"top level string", "\"x\"", 1, `top level is a string, not an object`},
 		{"unterminated comment", "{ /* never ends", 1, "parse devcontainer.json"},
 		{"trailing garbage", "{}\n}", 2, "after top-level value"},
 		{"empty", "", 1, "unexpected EOF"},

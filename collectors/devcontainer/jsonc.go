@@ -1,7 +1,6 @@
 package devcontainer
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/tailscale/hujson"
@@ -99,11 +98,7 @@ func kindName(v *hujson.Value) string {
 	case '[':
 		return "an array"
 	case '"':
-		s, _ := str(v)
-		if len(s) > 40 {
-			s = s[:40] + "…"
-		}
-		return "a string " + strconv.Quote(s)
+		return "a string" // not its value: errors[] never quotes the file
 	case 'n':
 		return "null"
 	case 't', 'f':

@@ -256,7 +256,7 @@ func (r *reader) env(where, name, value string, hasValue bool, loc model.Loc) {
 	if name == "" {
 		return
 	}
-	ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveName(name), Loc: loc}
+	ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveEnv(name, value, hasValue), Loc: loc}
 	if !hasValue {
 		ev.FromHost = name // docker run -e NAME passes the host's value
 	} else {
@@ -266,6 +266,7 @@ func (r *reader) env(where, name, value string, hasValue bool, loc model.Loc) {
 			// ${localEnv:TOKEN:ghp_…}: the default is a literal token.
 			ev.Secret = secrets.Detect(value)
 		}
+		ev.Weak = ev.Secret == nil && secrets.WeakSecret(name, value)
 	}
 	if ev.Secret != nil {
 		r.credential(*ev.Secret, "env", "devcontainer "+where+" "+name, loc)
@@ -284,19 +285,20 @@ func (r *reader) credential(ref model.SecretRef, where, context string, loc mode
 // commands reads a lifecycle command in its three forms: a shell string, an
 // argv array, or an object of named commands run in parallel.
 func (r *reader) commands(prop, phase string, v *hujson.Value) {
-	add := func(text string, off int) {
+	add := func(text string, found []secrets.Found, off int) {
 		loc := r.loc(off)
-		for _, m := range secrets.Scan(text) {
-			r.credential(m.SecretRef, "arg", "devcontainer "+prop, loc)
+		for _, f := range found {
+			r.credential(f.SecretRef, "arg", "devcontainer "+prop, loc)
 		}
 		r.w.Commands = append(r.w.Commands, model.Command{
-			Phase: phase, OnHost: phase == "initialize", Text: secrets.Redact(text), Loc: loc,
+			Phase: phase, OnHost: phase == "initialize", Text: text, Loc: loc,
 		})
 	}
 	one := func(v *hujson.Value) {
 		if s, ok := str(v); ok {
 			if strings.TrimSpace(s) != "" {
-				add(s, v.StartOffset)
+				text, found := secrets.Hide(s)
+				add(text, found, v.StartOffset)
 			}
 			return
 		}
@@ -307,7 +309,8 @@ func (r *reader) commands(prop, phase string, v *hujson.Value) {
 			}
 		}
 		if len(argv) > 0 {
-			add(strings.Join(argv, " "), v.StartOffset)
+			hidden, found := secrets.HideArgs(argv)
+			add(strings.Join(hidden, " "), found, v.StartOffset)
 		}
 	}
 	if _, isObj := v.Value.(*hujson.Object); isObj {

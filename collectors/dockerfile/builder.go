@@ -198,7 +198,7 @@ func (b *builder) expand(s string) string {
 // env records every ENV pair; values are classified, never kept.
 func (b *builder) env(n *parser.Node) {
 	for kv := n.Next; kv != nil && kv.Next != nil; {
-		b.variable("ENV", kv.Value, unquote(kv.Next.Value), n)
+		b.variable("ENV", kv.Value, unquote(kv.Next.Value), true, n)
 		if st := b.cur(); st != nil {
 			st.vars[kv.Value] = b.expand(unquote(kv.Next.Value))
 		}
@@ -230,12 +230,12 @@ func (b *builder) arg(n *parser.Node) {
 		if len(b.stages) == 0 {
 			b.meta[name] = value
 		}
-		b.variable("ARG", name, value, n)
+		b.variable("ARG", name, value, true, n)
 	}
 }
 
-func (b *builder) variable(kind, name, value string, n *parser.Node) {
-	ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveName(name), Loc: b.loc(n)}
+func (b *builder) variable(kind, name, value string, hasValue bool, n *parser.Node) {
+	ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveEnv(name, value, hasValue), Loc: b.loc(n)}
 	ev.Secret = secrets.DetectNamed(name, value)
 	if ev.Secret == nil && secrets.IsReference(value) {
 		// "${TOKEN:-ghp_…}": a reference whose default is a literal token.

@@ -140,7 +140,7 @@ ADD ["HTTP://EXAMPLE.COM/a", "/a"]
 			BaseImages: []model.BaseImage{{Ref: "alpine", Loc: loc(f, 1)}},
 			AddURLs: []model.Str{
 				str("https://example.com/tool.tgz", f, 2),
-				str("https://[REDACTED]@example.com/x.tgz?token=[REDACTED]&v=2", f, 3),
+				str("https://ci:[REDACTED:url-password:"+secrets.Fingerprint("hunter2hunter2")+"]@example.com/x.tgz?token=[REDACTED:github-pat-classic:"+pat().Fingerprint+"]&v=2", f, 3),
 				str("HTTP://EXAMPLE.COM/a", f, 5),
 			},
 			// The local archive is a build-context file, kept so a command
@@ -164,7 +164,7 @@ func TestCollectCredentials(t *testing.T) {
 	doc := collect(t, "Dockerfile", []byte(src))
 	want := []model.Credential{
 		{SecretRef: *pat(), Where: "arg", Context: "Dockerfile RUN", ReadableByAgent: true, Loc: loc("Dockerfile", 2)},
-		{SecretRef: detectOr("u-password", "pw-Zk39xQ"), Where: "url", Context: "Dockerfile ADD URL password", ReadableByAgent: true, Loc: loc("Dockerfile", 3)},
+		{SecretRef: model.SecretRef{Kind: "url-password", Lifetime: "unknown", Fingerprint: secrets.Fingerprint("pw-Zk39xQ")}, Where: "url", Context: "Dockerfile ADD URL password", ReadableByAgent: true, Loc: loc("Dockerfile", 3)},
 	}
 	if diff := cmp.Diff(want, doc.Credentials); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -181,7 +181,7 @@ func TestMalformed(t *testing.T) {
 		msg       string
 	}{
 		{"binary junk", "FROM a\n\x00\x01\x02\xff\xfe", 2, "binary data"},
-		{"unknown instruction", "FROM a\nRUN ok\nFORM b\n", 3, "unknown instruction: FORM"},
+		{"unknown instruction", "FROM a\nRUN ok\nFORM b\n", 3, "line 3: unknown instruction"},
 		{"empty", "", 0, "no instructions"},
 		{"only comments", "# nothing\n", 1, "no instructions"},
 		{"no FROM", "ARG X=1\n", 1, "no FROM"},

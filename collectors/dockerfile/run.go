@@ -1,7 +1,6 @@
 package dockerfile
 
 import (
-	"net/url"
 	"path"
 	"strings"
 
@@ -78,45 +77,25 @@ func (b *builder) add(n *parser.Node) {
 	}
 }
 
-// redactURL hides the password of user:password@ and query values that hold
-// credentials, recording each as a credential.
+// redactURL hides the credentials of a URL (its password, a token as its
+// user, query values that are secrets under their names), recording each.
 func (b *builder) redactURL(raw string, loc model.Loc) string {
-	out := raw
-	if u, err := url.Parse(raw); err == nil {
-		if pw, ok := u.User.Password(); ok && pw != "" && !secrets.IsReference(pw) {
-			b.credential(detectOr(u.User.Username()+"-password", pw), "url", "Dockerfile ADD URL password", loc)
-			at := strings.Index(out, "@")
-			scheme := strings.Index(out, "://") + len("://")
-			if at > scheme {
-				out = out[:scheme] + "[REDACTED]" + out[at:]
-			}
+	out, found := secrets.Hide(raw)
+	for _, f := range found {
+		context := "Dockerfile ADD URL"
+		if f.Name != "" {
+			context += " " + f.Name
 		}
-		for key, vals := range u.Query() {
-			for _, v := range vals {
-				if ref := secrets.DetectNamed(key, v); ref != nil {
-					b.credential(*ref, "url", "Dockerfile ADD URL query "+key, loc)
-					out = strings.ReplaceAll(out, key+"="+url.QueryEscape(v), key+"=[REDACTED]")
-					out = strings.ReplaceAll(out, key+"="+v, key+"=[REDACTED]")
-				}
-			}
-		}
+		b.credential(f.SecretRef, "url", context, loc)
 	}
-	b.credentialsIn(out, "url", "Dockerfile ADD URL", loc)
-	return secrets.Redact(out)
+	return out
 }
 
-// detectOr classifies a value known to be a credential (a URL password),
-// falling back to a generic secret when no pattern recognises it.
-func detectOr(name, v string) model.SecretRef {
-	if ref := secrets.DetectNamed(name, v); ref != nil {
-		return *ref
-	}
-	return model.SecretRef{Kind: "generic-secret", Lifetime: "unknown", Fingerprint: secrets.Fingerprint(v)}
-}
-
+// credentialsIn records the credentials a RUN command line holds.
 func (b *builder) credentialsIn(text, where, context string, loc model.Loc) {
-	for _, m := range secrets.Scan(text) {
-		b.credential(m.SecretRef, where, context, loc)
+	_, found := secrets.Hide(text)
+	for _, f := range found {
+		b.credential(f.SecretRef, where, context, loc)
 	}
 }
 

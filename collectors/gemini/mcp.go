@@ -40,8 +40,8 @@ func mcpServers(file string, v *jsonpos.Value, doc *model.Document) {
 		srv.Launcher, srv.Package, srv.Version, srv.Pinned = l.Launcher, l.Package, l.Version, l.Pinned
 		// A remote server (no command) runs whatever its host serves: nothing is pinned.
 		srv.Pinned = srv.Pinned && srv.Command != ""
-		var found []mcpcmd.Found
-		srv.Args, found = mcpcmd.RedactArgs(args)
+		var found []secrets.Found
+		srv.Args, found = secrets.HideArgs(args)
 		for _, f := range found {
 			cred(f.SecretRef, "arg", "arg "+f.Name, loc(argv))
 		}
@@ -58,7 +58,7 @@ func mcpServers(file string, v *jsonpos.Value, doc *model.Document) {
 				srv.Transport = "http"
 			}
 			srv.PlainHTTP = mcpcmd.PlainHTTP(u.Str)
-			srv.URL, found = mcpcmd.RedactURL(u.Str)
+			srv.URL, found = secrets.Hide(u.Str)
 			for _, f := range found {
 				cred(f.SecretRef, "url", k, loc(u))
 			}

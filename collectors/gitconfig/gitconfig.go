@@ -61,8 +61,7 @@ func (c *collector) loc(line int) model.Loc { return model.Loc{File: c.path, Lin
 // any credential in a URL subsection redacted: keys end up in facts.
 func key(e entry) string {
 	if e.subsection != "" {
-		sub, _ := redactURL(e.subsection)
-		return e.section + "." + sub + "." + e.name
+		return e.section + "." + secrets.Redact(e.subsection) + "." + e.name
 	}
 	return e.section + "." + e.name
 }
@@ -86,7 +85,7 @@ var urlSections = map[string]bool{"url": true, "http": true, "credential": true}
 func (c *collector) entry(e entry) {
 	if urlSections[e.section] && strings.Contains(e.subsection, "://") && !c.seenSub[e.section+"\x00"+e.subsection] {
 		c.seenSub[e.section+"\x00"+e.subsection] = true
-		sub, _ := redactURL(e.subsection)
+		sub := secrets.Redact(e.subsection)
 		c.checkURL(e.subsection, fmt.Sprintf("git config [%s %q]", e.section, sub), e.header)
 	}
 	switch {
@@ -122,10 +121,11 @@ func (c *collector) helper(e entry) {
 		return
 	}
 	// An inline helper (`!f() { echo password=…; }; f`) may carry the token.
-	for _, m := range secrets.Scan(e.value) {
-		c.credential(m.SecretRef, "git config "+key(e), e.line)
+	redacted, found := secrets.Hide(e.value)
+	for _, f := range found {
+		c.credential(f.SecretRef, "git config "+key(e), e.line)
 	}
-	c.gc.CredentialHelpers = append(c.gc.CredentialHelpers, model.Str{Value: secrets.Redact(e.value), Loc: c.loc(e.line)})
+	c.gc.CredentialHelpers = append(c.gc.CredentialHelpers, model.Str{Value: redacted, Loc: c.loc(e.line)})
 	c.helpers = append(c.helpers, key(e))
 }
 
@@ -139,9 +139,9 @@ func (c *collector) extraHeader(e entry) {
 
 // checkURL records a URL whose user info holds a password or a token.
 func (c *collector) checkURL(raw, context string, line int) {
-	redacted, refs := redactURL(raw)
+	redacted, refs := secrets.Hide(raw)
 	for _, r := range refs {
-		c.credential(r, context, line)
+		c.credential(r.SecretRef, context, line)
 	}
 	if len(refs) > 0 {
 		c.gc.CredentialURLs = append(c.gc.CredentialURLs, model.Str{Value: redacted, Loc: c.loc(line)})

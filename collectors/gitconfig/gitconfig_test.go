@@ -123,7 +123,7 @@ func TestFacts(t *testing.T) {
 		{"checkout token of unknown format", "[http \"https://github.com/\"]\n\textraheader = " + basic("x-access-token:v1.0123456789abcdef0123456789abcdef01234567") + "\n",
 			[]string{"github-checkout-token"}, func(g model.GitConfig) any { return len(g.ExtraHeaders) }, 1},
 		{"basic password, bearer token", "[http]\n\textraheader = " + basic("bob:hunter2hunter2") + "\n\textraheader = Authorization: Bearer abcdefgh12345678\n",
-			[]string{"http-basic-password", "http-bearer-token"}, func(g model.GitConfig) any { return g.ExtraHeaders[1].Value }, "http.extraheader"},
+			[]string{"basic-auth", "bearer-token"}, func(g model.GitConfig) any { return g.ExtraHeaders[1].Value }, "http.extraheader"},
 		{"masked header is not a credential", "[http]\n\textraheader = AUTHORIZATION: basic ***\n", nil,
 			func(g model.GitConfig) any { return len(g.ExtraHeaders) }, 1},
 		{"empty helper resets the ones before it in its scope", "[credential]\n\thelper = store\n[credential \"https://x\"]\n\thelper = cache\n[credential]\n\thelper =\n\thelper = osxkeychain\n", nil,
@@ -164,4 +164,9 @@ func TestFacts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// marker is how secrets.Redact names a hidden secret.
+func marker(r *model.SecretRef) string {
+	return "[REDACTED:" + r.Kind + ":" + r.Fingerprint + "]"
 }

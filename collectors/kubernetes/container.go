@@ -34,10 +34,12 @@ func (f *file) env(c *yaml.Node, desc string, w *model.Workload) {
 		if vf := get(e, "valueFrom"); vf != nil {
 			ev.FromSecret = get(vf, "secretKeyRef") != nil
 		} else if v := get(e, "value"); v != nil {
+			ev.SensitiveName = secrets.SensitiveEnv(name, str(v), true)
 			if r := secrets.DetectNamed(name, str(v)); r != nil {
 				ev.Secret = r
 				f.credential(*r, "env", desc+" env "+name, v)
 			}
+			ev.Weak = ev.Secret == nil && secrets.WeakSecret(name, str(v))
 		}
 		w.Env = append(w.Env, ev)
 	}
@@ -85,13 +87,23 @@ func (f *file) commands(c *yaml.Node, desc string, w *model.Workload) {
 		if at == nil {
 			at = k
 		}
+		var words []string
+		var nodes []*yaml.Node
 		for _, it := range items(v) {
-			a := str(it)
-			for _, m := range secrets.Scan(a) {
-				f.credential(m.SecretRef, "arg", desc+" "+key, it)
-			}
-			parts = append(parts, secrets.Redact(a))
+			words, nodes = append(words, str(it)), append(nodes, it)
 		}
+		hidden, found := secrets.HideArgs(words)
+		for _, fd := range found {
+			it := k
+			for i := range hidden {
+				if hidden[i] != words[i] && strings.Contains(hidden[i], fd.Fingerprint) {
+					it = nodes[i]
+					break
+				}
+			}
+			f.credential(fd.SecretRef, "arg", desc+" "+key, it)
+		}
+		parts = append(parts, hidden...)
 	}
 	if at != nil {
 		text := strings.Join(parts, " ")

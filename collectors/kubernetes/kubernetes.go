@@ -73,6 +73,9 @@ func decode(ctx context.Context, data []byte) ([]object, error) {
 		}
 		if err != nil {
 			line, msg := splitYAMLError(err)
+			if line == 0 {
+				line = collectors.QuotedLine(data, err)
+			}
 			if bytes.Contains(data, []byte("{{")) {
 				msg += " (a Helm or Go template? scan its rendered output, e.g. helm template)"
 			}

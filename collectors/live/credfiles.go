@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
@@ -130,7 +131,8 @@ func (c *collector) credFile(p, parser string) {
 			err = yaml.Unmarshal(data, &doc)
 		}
 		if err != nil {
-			c.addError("credentials", "parse "+p+": "+secrets.Redact(err.Error()))
+			_, why := collectors.SafeReason(err)
+			c.addError("credentials", "parse "+p+": "+why)
 			return
 		}
 		walk(doc, "", "", 0, func(key, last, v string) {

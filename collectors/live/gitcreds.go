@@ -126,26 +126,21 @@ func (c *collector) gitConfig(p, from string, seen map[string]bool, depth int) {
 	if from != "" {
 		via = " (included from " + from + ")"
 	}
+	subs := map[string]bool{}
 	for _, e := range parseGitConfig(string(data)) {
+		// A section's URL ([url "https://u:pw@h/"], [http "…"],
+		// [credential "…"]) is shown in names: redacted, and its password
+		// is a credential git sends to that host.
+		sub := secrets.Redact(e.sub)
+		if strings.Contains(e.sub, "://") && !subs[e.section+"\x00"+e.sub] {
+			subs[e.section+"\x00"+e.sub] = true
+			c.urlPassword(p, e.section, e.sub, sub, via)
+		}
 		switch {
 		case e.section == "http" && e.key == "extraheader":
-			c.extraHeader(p, e, via)
-		case e.section == "remote" && e.key == "url" || e.section == "url" && e.key == "insteadof":
-			target := e.value
-			if e.section == "url" {
-				target = e.sub
-			}
-			if u, err := url.Parse(target); err == nil && u.User != nil {
-				if pw, ok := u.User.Password(); ok {
-					if ref := classify("password", pw); ref != nil {
-						if ref.Kind == "password" {
-							ref.Kind = "git-credential"
-						}
-						c.addCred(model.LiveCred{SecretRef: *ref, Source: "git-config", Name: p + " [" + e.section + "." + e.sub + "]", CanPush: true},
-							"git config "+p+" "+e.section+" URL with a password"+via)
-					}
-				}
-			}
+			c.extraHeader(p, e, sub, via)
+		case e.section == "remote" && e.key == "url":
+			c.urlPassword(p, e.section, e.value, sub, via)
 		case (e.section == "include" || e.section == "includeif") && e.key == "path":
 			inc := e.value
 			if h, ok := strings.CutPrefix(inc, "~/"); ok {
@@ -158,9 +153,31 @@ func (c *collector) gitConfig(p, from string, seen map[string]bool, depth int) {
 	}
 }
 
+// urlPassword reports the password of a git URL (a remote's, or a
+// section's); name is the section as shown, already redacted.
+func (c *collector) urlPassword(p, section, raw, name, via string) {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return
+	}
+	pw, ok := u.User.Password()
+	if !ok {
+		return
+	}
+	ref := classify("password", pw)
+	if ref == nil {
+		return
+	}
+	if ref.Kind == "password" {
+		ref.Kind = "git-credential"
+	}
+	c.addCred(model.LiveCred{SecretRef: *ref, Source: "git-config", Name: p + " [" + section + "." + name + "]", CanPush: true},
+		"git config "+p+" "+section+" URL with a password"+via)
+}
+
 // extraHeader decodes http.<url>.extraheader, where actions/checkout puts
 // "AUTHORIZATION: basic base64(x-access-token:<token>)".
-func (c *collector) extraHeader(p string, e gitEntry, via string) {
+func (c *collector) extraHeader(p string, e gitEntry, sub, via string) {
 	_, val, ok := strings.Cut(e.value, ":")
 	if !ok {
 		return
@@ -181,11 +198,11 @@ func (c *collector) extraHeader(p string, e gitEntry, via string) {
 	if ref == nil {
 		ref = &model.SecretRef{Kind: "git-http-token", Lifetime: "unknown", Fingerprint: secrets.Fingerprint(secret)}
 	}
-	note := "git sends it to " + e.sub
+	note := "git sends it to " + sub
 	if strings.Contains(p, "git-credentials-") || strings.Contains(e.value, "basic") {
 		note = "actions/checkout persisted credentials; " + note
 	}
-	key := "http." + e.sub + ".extraheader"
+	key := "http." + sub + ".extraheader"
 	c.addCred(model.LiveCred{SecretRef: *ref, Source: "git-config", Name: p + " [" + key + "]", CanPush: true, Note: note},
 		"git config "+p+" "+key+via)
 }

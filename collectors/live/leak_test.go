@@ -100,8 +100,13 @@ func plantCredentials(t *testing.T, root string) ([]string, []planted) {
 	file(h+".cargo/credentials.toml", "[registry]\ntoken = \""+cargo+"\"\n", cargo)
 	vault := "hvs." + r(90)
 	file(h+".vault-token", vault+"\n", vault)
-	remotePW := r(30)
-	file(h+".gitconfig", "[remote \"mirror\"]\n\turl = https://dev:"+remotePW+"@git.example.com/x.git\n", remotePW)
+	remotePW, insteadPW, headerPW, headerTok := r(30), r(26), r(22), "ghs_"+r(36)
+	file(h+".gitconfig", "[remote \"mirror\"]\n\turl = https://dev:"+remotePW+"@git.example.com/x.git\n"+
+		// A URL rewrite and a header scope put the URL, password and all,
+		// in the section name the report shows.
+		"[url \"https://dev:"+insteadPW+"@git.corp.internal/\"]\n\tinsteadOf = https://git.corp.internal/\n"+
+		"[http \"https://ci:"+headerPW+"@mirror.corp.internal/\"]\n\textraheader = AUTHORIZATION: bearer "+headerTok+"\n",
+		remotePW, insteadPW, headerPW, headerTok)
 	checkout := "ghs_" + r(36)
 	file("work/repo/.git/config", "[http \"https://github.com/\"]\n\textraheader = AUTHORIZATION: basic "+
 		base64.StdEncoding.EncodeToString([]byte("x-access-token:"+checkout))+"\n", checkout)

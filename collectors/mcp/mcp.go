@@ -102,14 +102,14 @@ func (c *collector) server(m jsonpos.Member) model.MCPServer {
 	for _, a := range elements(v.Get("args")) {
 		args, argVals = append(args, text(a)), append(argVals, a)
 	}
-	redacted, finds := redactArgs(args)
-	s.Args = redacted
+	redacted, finds := secrets.HideArgs(args)
+	s.Args = append([]string{}, redacted...)
 	for _, f := range finds {
 		at := v
 		if i := indexOf(redacted, args, f); i >= 0 {
 			at = argVals[i]
 		}
-		c.credential(f.ref, "arg", strings.TrimSpace(desc+" arg "+f.what), at)
+		c.credential(f.SecretRef, "arg", strings.TrimSpace(desc+" arg "+f.Name), at)
 	}
 	l := parseLaunch(command, args)
 	if command == "" {
@@ -134,9 +134,9 @@ func (c *collector) server(m jsonpos.Member) model.MCPServer {
 
 // indexOf finds the argument a secret was found in: the first one its
 // redaction changed that holds its marker.
-func indexOf(redacted, args []string, f found) int {
+func indexOf(redacted, args []string, f secrets.Found) int {
 	for i := range redacted {
-		if redacted[i] != args[i] && strings.Contains(redacted[i], f.ref.Fingerprint) {
+		if redacted[i] != args[i] && strings.Contains(redacted[i], f.Fingerprint) {
 			return i
 		}
 	}

@@ -22,14 +22,14 @@ func (c *collector) url(v *jsonpos.Value, desc string, s *model.MCPServer) {
 		return
 	}
 	raw := strings.TrimSpace(text(at))
-	red, finds := redactURL(raw)
+	red, finds := secrets.Hide(raw)
 	s.URL = red
 	for _, f := range finds {
 		ctx := desc + " url"
-		if f.what != "" {
-			ctx += " " + f.what
+		if f.Name != "" {
+			ctx += " " + f.Name
 		}
-		c.credential(f.ref, "url", ctx, at)
+		c.credential(f.SecretRef, "url", ctx, at)
 	}
 	_, literal := references(raw)
 	s.PlainHTTP = plainHTTP(literal)
@@ -40,7 +40,7 @@ func (c *collector) url(v *jsonpos.Value, desc string, s *model.MCPServer) {
 // as what they forward.
 func (c *collector) env(v *jsonpos.Value, desc string, s *model.MCPServer) {
 	for _, m := range members(v.Get("env")) {
-		ev := model.EnvVar{Name: m.Key, SensitiveName: secrets.SensitiveName(m.Key), Loc: c.loc(m.Line)}
+		ev := model.EnvVar{Name: m.Key, SensitiveName: secrets.SensitiveEnv(m.Key, text(m.Value), true), Loc: c.loc(m.Line)}
 		r, from := classify(m.Key, text(m.Value))
 		if r != nil {
 			ev.Secret = r

@@ -1,6 +1,9 @@
 package secrets
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -104,6 +107,50 @@ func BenchmarkDetectNamed(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
 				DetectNamed(kv[0], kv[1])
+			}
+		})
+	}
+}
+
+// corpus is the repository's own sample configurations (every fixture tree
+// but the planted secrets and the fake /proc trees): the ordinary config a
+// scan reads, as whole files and line by line (collectors mostly hand Scan
+// one value at a time).
+func corpus(b *testing.B) (files, lines []string, size int) {
+	b.Helper()
+	for _, dir := range []string{"claude", "codex", "compose", "cursor", "devcontainer", "dockerfile", "gemini",
+		"gitconfig", "kubernetes", "mcp", "workflows", "scenarios", "deps"} {
+		err := filepath.WalkDir(filepath.Join("../../fixtures", dir), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			files = append(files, string(data))
+			lines = append(lines, strings.Split(string(data), "\n")...)
+			size += len(data)
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	return files, lines, size
+}
+
+// BenchmarkScanCorpus gives Scan's throughput (MB/s) on ordinary config.
+func BenchmarkScanCorpus(b *testing.B) {
+	getEngine()
+	files, lines, size := corpus(b)
+	for name, texts := range map[string][]string{"files": files, "lines": lines} {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				for _, t := range texts {
+					Scan(t)
+				}
 			}
 		})
 	}

@@ -46,9 +46,10 @@ type rule struct {
 	// refine validates an own rule's find and may rename it (JWT lifetime,
 	// Slack token type, a decoded Basic credential).
 	refine func(f *find) bool
-	// gate, when set, limits the regex to windows around keywords followed
-	// by an operator; no window, no run (see gate.go).
-	gate *gate
+	// anchor or find, when set, is re.FindAllStringSubmatchIndex(text,
+	// -1) in time linear in the text (see anchored.go, privkey.go).
+	anchor matcher
+	find   func(text string) [][]int
 	// needs are substrings every match holds, checked before the regex runs.
 	needs []string
 }
@@ -92,7 +93,13 @@ type engine struct {
 	// pairs[c1] has bit c2 set when a keyword starts with c1 c2 (or is
 	// the single byte c1): most text positions fail this one test.
 	pairs [256][4]uint64
-	err   error // why gitleaks' rules are missing, if they are
+	// stop holds each allowlist's stop words (see liftStopWords).
+	stop map[*config.Allowlist]*words
+	// anchors are the rules' anchored matchers (anchors[id].id == id);
+	// keywords finds all their keywords at once.
+	anchors  []*anchored
+	keywords *keywordIndex
+	err      error // why gitleaks' rules are missing, if they are
 }
 
 var (
@@ -109,23 +116,45 @@ func getEngine() *engine {
 
 func buildEngine() *engine {
 	e := &engine{rules: ownRules()}
-	gl, global, err := loadGitleaks()
+	gl, global, stop, err := loadGitleaks()
 	if err != nil {
 		// Our own rules still cover the credentials sandboxes hold most.
 		e.err = err
 	} else {
 		e.rules = append(e.rules, gl...)
 		e.global = global
+		e.stop = stop
 	}
 	if len(e.rules) > maxRules {
 		e.err = fmt.Errorf("load secret rules: %d rules, at most %d fit", len(e.rules), maxRules)
 		e.rules = e.rules[:maxRules]
 	}
 	for _, r := range e.rules {
-		if p, err := syntax.Parse(r.re.String(), syntax.Perl); err == nil {
-			r.needs = requiredLiterals(p)
+		p, err := syntax.Parse(r.re.String(), syntax.Perl)
+		if err != nil {
+			continue // r.re compiled, so this does not happen
+		}
+		r.needs = requiredLiterals(p)
+		switch {
+		case r.find != nil:
+		case r.id == "private-key" && !r.gitleaks:
+			r.find = findPrivateKeys
+		default:
+			if m := anchoredMatcher(r.re, p); m != nil {
+				r.anchor = m
+			}
 		}
 	}
+	for _, r := range e.rules {
+		if r.anchor == nil {
+			continue
+		}
+		for _, a := range r.anchor.parts() {
+			a.id = len(e.anchors)
+			e.anchors = append(e.anchors, a)
+		}
+	}
+	e.keywords = newKeywordIndex(e.anchors)
 	index := map[string]int{}
 	for i, r := range e.rules {
 		if len(r.keywords) == 0 {
@@ -213,15 +242,27 @@ func hasPrefixFold(s, kw string) bool {
 	return true
 }
 
+// maxVetted is how many of one rule's finds in one text go through
+// gitleaks' allowlists. An allowlist only ever removes a find, and a find
+// costs its lists up to ~0.1 ms (generic-api-key's match list is one large
+// case-folded alternation): a value holding a hundred thousand "token: …"
+// lines would spend seconds there. Past the cap every find stands, so a
+// text that large reports more, never less.
+const maxVetted = 4096
+
 // run applies one rule to text and appends what it finds.
-func (e *engine) run(r *rule, rank int, text string, out []find) []find {
-	var line func() string
+func (e *engine) run(r *rule, rank int, text string, ks *keywordHits, out []find, cov *coverage) []find {
 	var locs [][]int
-	if r.gate != nil {
-		locs = r.gate.findAll(r.re, text)
-	} else {
+	switch {
+	case r.anchor != nil:
+		locs = r.anchor.findAll(text, ks)
+	case r.find != nil:
+		locs = r.find(text)
+	default:
 		locs = r.re.FindAllStringSubmatchIndex(text, -1)
 	}
+	ls := newLines(text)
+	vetted := 0
 	for _, loc := range locs {
 		s, end := secretSpan(r, loc, text)
 		for end > s && strings.IndexByte(r.trim, text[end-1]) >= 0 {
@@ -233,15 +274,13 @@ func (e *engine) run(r *rule, rank int, text string, out []find) []find {
 		f := find{text: text, loc: loc, start: s, end: end, tier: r.tier, rank: rank,
 			ref: model.SecretRef{Kind: r.id, Lifetime: r.lifetime}}
 		secret := f.secret()
-		if r.entropy > 0 && entropy(secret) <= r.entropy || isPlaceholder(secret) || covered(out, s, end, r.tier) {
+		if r.entropy > 0 && entropy(secret) <= r.entropy || isPlaceholder(secret) || cov.covered(s, end, r.tier) {
 			continue
 		}
-		if r.gitleaks {
+		if r.gitleaks && vetted < maxVetted {
+			vetted++
 			match := strings.Trim(text[loc[0]:loc[1]], "\n")
-			if line == nil {
-				line = func() string { return lineAround(text, loc[0], loc[1]) }
-			}
-			if allowed(e.global, secret, match, line) || allowed(r.allow, secret, match, line) {
+			if e.allowed(e.global, secret, match, loc, ls) || e.allowed(r.allow, secret, match, loc, ls) {
 				continue
 			}
 		}

@@ -7,7 +7,7 @@ import (
 // placeholderWords are values people write where a secret will go, and
 // defaults everybody knows; they are never reported.
 var placeholderWords = map[string]bool{
-	"password": true, "passw0rd": true, "p@ssw0rd": true, "p@ssword": true, "password1": true,
+	"password": true, "pass": true, "passwd": true, "passw0rd": true, "p@ssw0rd": true, "p@ssword": true, "password1": true,
 	"password123": true, "secret": true, "secret123": true, "s3cr3t": true, "changeme": true,
 	"changeit": true, "admin": true, "admin123": true, "root": true, "toor": true, "test": true,
 	"testing": true, "default": true, "postgres": true, "mysql": true, "guest": true,

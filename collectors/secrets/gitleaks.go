@@ -19,26 +19,28 @@ import (
 // viper. Rules that only make sense with a file path (Path set), that never
 // report alone (SkipReport) or that are composites of other rules (Required)
 // are left out: Scan sees values, not files.
-func loadGitleaks() ([]*rule, []*config.Allowlist, error) {
+func loadGitleaks() ([]*rule, []*config.Allowlist, map[*config.Allowlist]*words, error) {
 	v := viper.New()
 	v.SetConfigType("toml")
 	if err := v.ReadConfig(strings.NewReader(config.DefaultConfig)); err != nil {
-		return nil, nil, fmt.Errorf("read gitleaks config: %w", err)
+		return nil, nil, nil, fmt.Errorf("read gitleaks config: %w", err)
 	}
 	var vc config.ViperConfig
 	if err := v.Unmarshal(&vc); err != nil {
-		return nil, nil, fmt.Errorf("decode gitleaks config: %w", err)
+		return nil, nil, nil, fmt.Errorf("decode gitleaks config: %w", err)
 	}
 	lifted := liftStopWords(&vc)
 	cfg, err := vc.Translate()
 	if err != nil {
-		return nil, nil, fmt.Errorf("translate gitleaks config: %w", err)
+		return nil, nil, nil, fmt.Errorf("translate gitleaks config: %w", err)
 	}
+	stop := map[*config.Allowlist]*words{}
 	restore := func(lists []*config.Allowlist) {
 		for _, a := range lists {
 			if len(a.StopWords) == 1 {
-				if words, ok := lifted[a.StopWords[0]]; ok {
-					a.StopWords = words
+				if list, ok := lifted[a.StopWords[0]]; ok {
+					a.StopWords = list
+					stop[a] = newWords(list)
 				}
 			}
 		}
@@ -66,10 +68,9 @@ func loadGitleaks() ([]*rule, []*config.Allowlist, error) {
 			keywords: gr.Keywords,
 			allow:    gr.Allowlists,
 			gitleaks: true,
-			gate:     templateGate(gr.Regex),
 		})
 	}
-	return rules, cfg.Allowlists, nil
+	return rules, cfg.Allowlists, stop, nil
 }
 
 // Lifetimes of gitleaks kinds, where the provider documents one: "long"
@@ -149,9 +150,9 @@ func gitleaksLifetime(id string) string {
 // liftStopWords takes the stop words out of the config before Translate,
 // leaving one marker word per allowlist, and returns them (lower-cased, as
 // gitleaks keeps them) by marker. Translate would build an Aho-Corasick trie
-// of them: 9 MB of heap, held for the whole scan, for the ~1,500 stop words
-// of generic-api-key — which are only ever tried on the few candidates a
-// rule's regex found, where a plain loop (stopWord) costs microseconds.
+// of them with a 256-entry row per node: 9 MB of heap, held for the whole
+// scan, for the ~1,500 stop words of generic-api-key. loadGitleaks builds
+// its own compact one (words) instead, a few hundred KB.
 func liftStopWords(vc *config.ViperConfig) map[string][]string {
 	lifted := map[string][]string{}
 	lift := func(words *[]string) {
@@ -188,51 +189,48 @@ func liftStopWords(vc *config.ViperConfig) map[string][]string {
 }
 
 // stopWord reports whether secret holds one of the list's stop words, as
-// gitleaks' Allowlist.ContainsStopWord does (case-insensitively). Never call
-// ContainsStopWord on these lists: its trie was built from the marker word
-// alone and matches nothing.
-func stopWord(a *config.Allowlist, secret string) bool {
-	if len(a.StopWords) == 0 || secret == "" {
-		return false
-	}
-	s := strings.ToLower(secret)
-	for _, w := range a.StopWords {
-		if strings.Contains(s, w) {
-			return true
-		}
-	}
-	return false
+// gitleaks' Allowlist.ContainsStopWord does (case-insensitively), in one
+// pass over the secret. Never call ContainsStopWord on these lists: its
+// trie was built from the marker word alone and matches nothing.
+func stopWord(stop map[*config.Allowlist]*words, a *config.Allowlist, secret string) bool {
+	w := stop[a]
+	return w != nil && secret != "" && w.any(strings.ToLower(secret))
 }
 
 // allowed applies gitleaks allowlists the way its detector does for a
 // fragment without path or commit: OR lists match on a regex or a stopword;
 // AND lists need every check they declare, and a path or commit check can
-// never pass here.
-func allowed(lists []*config.Allowlist, secret, match string, line func() string) bool {
+// never pass here. A line list's regexes run once per line (see lines).
+func (e *engine) allowed(lists []*config.Allowlist, secret, match string, loc []int, ls *lines) bool {
 	for _, a := range lists {
-		target := secret
-		switch a.RegexTarget {
-		case "match":
-			target = match
-		case "line":
-			target = line()
+		and := a.MatchCondition == config.AllowlistMatchAnd
+		if and && (len(a.Commits) > 0 || len(a.Paths) > 0) {
+			continue
 		}
-		regexOK := a.RegexAllowed(target)
-		stopOK := stopWord(a, secret)
-		if a.MatchCondition == config.AllowlistMatchAnd {
-			ok := len(a.Commits) == 0 && len(a.Paths) == 0
-			if len(a.Regexes) > 0 {
-				ok = ok && regexOK
+		regexOK := func() bool {
+			switch a.RegexTarget {
+			case "match":
+				return a.RegexAllowed(match)
+			case "line":
+				line := ls.around(loc[0], loc[1])
+				return ls.verdict(a, func() bool { return a.RegexAllowed(line) })
 			}
-			if len(a.StopWords) > 0 {
-				ok = ok && stopOK
+			return a.RegexAllowed(secret)
+		}
+		if and {
+			ok := true
+			if len(a.Regexes) > 0 {
+				ok = regexOK()
+			}
+			if ok && len(a.StopWords) > 0 {
+				ok = stopWord(e.stop, a, secret)
 			}
 			if ok && (len(a.Regexes) > 0 || len(a.StopWords) > 0) {
 				return true
 			}
 			continue
 		}
-		if regexOK || stopOK {
+		if regexOK() || stopWord(e.stop, a, secret) {
 			return true
 		}
 	}

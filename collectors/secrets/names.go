@@ -32,6 +32,12 @@ var metaWords = map[string]bool{
 	"digest": true, "checksum": true, "fingerprint": true, "algorithm": true, "alg": true,
 	"required": true, "domain": true, "server": true, "service": true, "source": true,
 	"store": true, "vault": true, "manager": true, "ref": true, "arn": true,
+	// Flags, modes, levels and lists of who may do something.
+	"users": true, "usernames": true, "logins": true, "flag": true, "flags": true,
+	"modes": true, "level": true, "strategy": true, "style": true,
+	"allowed": true, "allowlist": true, "whitelist": true, "denylist": true, "blacklist": true,
+	"dirs": true, "paths": true, "urls": true, "hosts": true, "ports": true,
+	"max": true, "min": true, "interval": true, "delay": true, "retries": true, "algo": true,
 }
 
 // Words before "key" that make it an identifier, not a secret.
@@ -78,6 +84,129 @@ func SensitiveName(name string) bool {
 		}
 	}
 	return false
+}
+
+// SensitiveEnv is SensitiveName for a variable with its value: hasValue
+// says a literal was written (NAME=value), not a name alone (ARG NAME,
+// an env var passed through). A sensitive name holds no credential when
+// its literal is empty, a boolean, a small number or a path, URL or host:
+// MAX_TOKENS=4096, USE_AUTH=true and DB_PASSWORD= are settings, not
+// secrets. References (${GITHUB_TOKEN}) keep the name's verdict: they
+// forward whatever the name says.
+func SensitiveEnv(name, value string, hasValue bool) bool {
+	if !SensitiveName(name) {
+		return false
+	}
+	if !hasValue {
+		return true
+	}
+	v := strings.TrimSpace(value)
+	if def, ok := Default(v); ok {
+		// ${NAME:-default} forwards NAME; a default that is a setting
+		// (${REDIS_TLS_KEY:-/certs/redis.key}) says what NAME holds.
+		return def == "" || !benignSetting(name, def)
+	}
+	if IsReference(v) {
+		return true
+	}
+	return !benignSetting(name, v)
+}
+
+// benignSetting reports a value that cannot be a credential: empty, a
+// boolean, a number of at most six digits, a path, URL or host name. Under
+// a password's name only empty: 123456 is a (weak) password there.
+func benignSetting(name, v string) bool {
+	if v == "" {
+		return true
+	}
+	if passwordName(name) {
+		return false
+	}
+	switch strings.ToLower(v) {
+	case "true", "false", "yes", "no", "on", "off", "y", "n", "enabled", "disabled", "none", "null":
+		return true
+	}
+	if allDigits(strings.TrimPrefix(v, "-")) && len(v) <= 6 {
+		return true
+	}
+	return isURL(v) || isHostname(strings.ToLower(v)) || strings.HasPrefix(v, "/") && !strings.ContainsAny(v, " ") && !anySegment(v, func(s string) bool { return len(s) >= 10 && mixed(s) }) ||
+		strings.HasPrefix(v, "./") || strings.HasPrefix(v, "~/")
+}
+
+// weakParts are words default and guessable passwords are made of: the
+// service's own name (postgres, minio, clickhouse), admin and root, and
+// the words of "mysecret", "changeme", "password123".
+var weakParts = []string{
+	"postgres", "postgresql", "postgre", "pgsql", "mysql", "mariadb", "maria", "mongo", "mongodb", "redis",
+	"rabbitmq", "rabbit", "minio", "clickhouse", "elastic", "kibana", "grafana", "keycloak", "airflow",
+	"admin", "administrator", "root", "toor", "guest", "user", "users", "test", "testing", "demo", "example",
+	"default", "change", "changeme", "change_me", "secret", "secrets", "password", "passwd", "pass", "pwd",
+	"my", "your", "qwerty", "letmein", "welcome", "super", "key", "db", "database", "app", "dev", "local",
+	"localhost", "vnc", "service", "api", "token", "jwt", "for", "the", "auth", "master", "server", "web",
+	"sample", "dummy", "insecure", "temp", "tmp", "abc", "xyz", "hello", "world", "foo", "bar",
+}
+
+// WeakSecret reports a literal under a password's or secret's name that
+// anyone could guess: a well-known default (postgres, minioadmin123,
+// changeme), a word or two of those with digits, or anything short or
+// not random-looking enough to be a secret. A reference forwards whatever
+// the operator sets and is never weak, but the default of one
+// (${POSTGRES_PASSWORD:-postgres}) is what runs when nobody sets it.
+func WeakSecret(name, value string) bool {
+	ws := nameWords(name)
+	if len(ws) == 0 || metaWords[ws[len(ws)-1]] {
+		return false
+	}
+	secretish := passwordName(name)
+	for _, w := range ws {
+		secretish = secretish || w == "secret" || strings.HasSuffix(w, "secret")
+	}
+	if !secretish {
+		return false
+	}
+	v := strings.TrimSpace(value)
+	if def, ok := Default(v); ok {
+		v = def
+	} else if IsReference(v) || strings.Contains(v, "${") {
+		return false
+	}
+	if v == "" || isURL(v) || strings.HasPrefix(v, "/") || v == "********" || strings.Trim(v, "*x") == "" {
+		return false // nothing, a URL or path, a mask
+	}
+	l := strings.ToLower(v)
+	if placeholderWords[l] || lowDiversity(l) || len(v) < 8 || madeOfWeakParts(l) {
+		return true
+	}
+	return !looksSecret(name, v)
+}
+
+// madeOfWeakParts reports whether s, its digits and punctuation dropped,
+// is a run of weakParts ("minioadmin123", "postgrespass", "my-redis-secret").
+func madeOfWeakParts(s string) bool {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if 'a' <= s[i] && s[i] <= 'z' {
+			b.WriteByte(s[i])
+		}
+	}
+	letters := b.String()
+	if letters == "" {
+		return true // digits and punctuation only: 123456, 1234-5678
+	}
+	// ok[i]: letters[:i] splits into parts.
+	ok := make([]bool, len(letters)+1)
+	ok[0] = true
+	for i := 0; i < len(letters); i++ {
+		if !ok[i] {
+			continue
+		}
+		for _, p := range weakParts {
+			if strings.HasPrefix(letters[i:], p) {
+				ok[i+len(p)] = true
+			}
+		}
+	}
+	return ok[len(letters)]
 }
 
 // nameWords splits a name into lower-case words at non-alphanumerics and

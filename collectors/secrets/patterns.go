@@ -40,8 +40,10 @@ func ownRules() []*rule {
 		mk("pypi-token", "long", tierOwn, []string{"pypi-"}, `\b(pypi-[A-Za-z0-9_-]{50,1000})`),
 		mk("google-api-key", "long", tierOwn, []string{"aiza"}, `\b(AIza[A-Za-z0-9_-]{35})(?:[^A-Za-z0-9_-]|$)`),
 		mk("jwt", "unknown", tierOwn, []string{"eyj"}, `\b(eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*)`),
+		// Two branches, not (?:\bbasic…|"auth"…)(…): at the top level each
+		// is matched from its keyword in linear time (anchored.go).
 		mk("basic-auth", "unknown", tierOwn, []string{"basic", `"auth"`},
-			`(?i)(?:\bbasic[ \t]+|"auth"[ \t]*:[ \t]*")([a-z0-9+/]{8,}={0,2})`),
+			`(?i)\bbasic[ \t]+([a-z0-9+/]{8,}={0,2})|(?i)"auth"[ \t]*:[ \t]*"([a-z0-9+/]{8,}={0,2})`),
 		// Starts at "://" so regexp skips ahead with a literal search; the
 		// scheme before it is checked by refineURL.
 		mk("url-password", "unknown", tierContext, []string{"://"},

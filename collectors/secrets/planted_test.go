@@ -37,6 +37,9 @@ type plant struct {
 	// apart: the name is not next to the value in the file (a Kubernetes
 	// env entry), so only DetectNamed can judge a generic secret there.
 	apart bool
+	// hidden: only Hide finds it, from what surrounds it in probe (a flag,
+	// a header, a URL part), not Scan.
+	hidden bool
 }
 
 type planter struct {
@@ -47,19 +50,28 @@ type planter struct {
 
 // put records value under name in the current file and returns it.
 func (p *planter) put(name, kind, value string) string {
-	p.plants = append(p.plants, plant{p.file, name, value, kind, value, false})
+	p.plants = append(p.plants, plant{p.file, name, value, kind, value, false, false})
 	return value
 }
 
 // inside records value as part of a larger text (a URL, a command).
 func (p *planter) inside(kind, value, probe string) string {
-	p.plants = append(p.plants, plant{p.file, "", value, kind, probe, false})
+	p.plants = append(p.plants, plant{p.file, "", value, kind, probe, false, false})
+	return probe
+}
+
+// hidden records value as part of a larger text where only Hide finds it.
+func (p *planter) hidden(kind, value, probe string) string {
+	p.plants = append(p.plants, plant{p.file, "", value, kind, probe, false, true})
 	return probe
 }
 
 func plantedTree() (map[string]string, []plant) {
 	p := &planter{f: newFaker(plantedSeed)}
 	f := p.f
+	// g draws the values planted since the tree was first made, so the
+	// older ones keep theirs.
+	g := newFaker(plantedSeed + 1)
 	files := map[string]string{}
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
@@ -76,6 +88,10 @@ func plantedTree() (map[string]string, []plant) {
 	w("ENV SESSION_SECRET=%s\n", p.put("SESSION_SECRET", "generic-secret", f.hex(64)))
 	pw = f.password()
 	w("RUN pip install --index-url %s agent-tools\n", p.inside("url-password", pw, "https://ci:"+pw+"@pypi.corp.internal/simple"))
+	opaque := g.s(alnum, 32)
+	w("RUN %s\n", p.hidden("bearer-token", opaque, "curl -fsS -H \"Authorization: token "+opaque+"\" https://artifacts.corp.internal/agent.tgz -o /tmp/a.tgz"))
+	dtok := g.hex(40)
+	w("RUN %s\n", p.hidden("generic-secret", dtok, "agent-cli login --api-token="+dtok+" && agent-cli pull"))
 	w("USER node\nWORKDIR /workspace\n")
 	flush()
 
@@ -91,6 +107,11 @@ func plantedTree() (map[string]string, []plant) {
 	w("      - GITLAB_TOKEN=%s\n", p.put("GITLAB_TOKEN", "gitlab-pat", f.glpat()))
 	w("      - PYPI_TOKEN=%s\n", p.put("PYPI_TOKEN", "pypi-token", f.pypi()))
 	w("      - ENCRYPTION_KEY=%s\n", p.put("ENCRYPTION_KEY", "generic-secret", f.s(alnum, 44)))
+	def := g.s(alnum, 28)
+	w("      - SIGNING_KEY=${SIGNING_KEY:-%s}\n", p.put("SIGNING_KEY", "generic-secret", def))
+	p.plants[len(p.plants)-1].probe = "${SIGNING_KEY:-" + def + "}"
+	cpw := g.password()
+	w("    command: [\"worker\", %q]\n", p.hidden("generic-secret", cpw, "--db-password="+cpw))
 	flush()
 
 	p.file = "k8s/agent-pod.yaml"
@@ -108,10 +129,15 @@ func plantedTree() (map[string]string, []plant) {
 	w("    - name: TLS_PRIVATE_KEY\n      value: \"%s\"\n", p.put("TLS_PRIVATE_KEY", "private-key", key))
 	env("DB_PASSWORD", "generic-secret", f.password())
 	env("GITHUB_REFRESH_TOKEN", "github-refresh-token", f.ghr())
+	kt := g.ghp()
+	w("    args: [\"--repo\", \"acme/agent\", \"--github-token\", %q]\n", p.put("github-token", "github-pat-classic", kt))
 	flush()
 
 	p.file = ".devcontainer/devcontainer.json"
-	w("{\n  \"name\": \"agent\",\n  \"image\": \"mcr.microsoft.com/devcontainers/base:bookworm\",\n  \"containerEnv\": {\n")
+	rt := g.hex(40)
+	w("{\n  \"name\": \"agent\",\n  \"image\": \"mcr.microsoft.com/devcontainers/base:bookworm\",\n")
+	w("  \"runArgs\": [\"-e\", %q],\n", p.hidden("generic-secret", rt, "API_TOKEN="+rt))
+	w("  \"containerEnv\": {\n")
 	w("    \"GH_TOKEN\": %q,\n", p.put("GH_TOKEN", "github-app-user-token", f.ghu()))
 	w("    \"NPM_TOKEN\": %q,\n", p.put("NPM_TOKEN", "npm-token", f.npm()))
 	w("    \"SSH_PRIVATE_KEY\": \"%s\",\n", p.put("SSH_PRIVATE_KEY", "private-key", f.pem("OPENSSH", `\n`)))
@@ -141,6 +167,9 @@ func plantedTree() (map[string]string, []plant) {
 	q := f.s(alnum, 32)
 	w("    \"search\": {\n      \"type\": \"http\",\n      \"url\": %q\n    },\n",
 		p.inside("generic-api-key", q, "https://search.corp.internal/mcp?api_key="+q))
+	mk, mh := g.hex(40), g.s(alnum, 30)
+	w("    \"tickets\": {\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"tickets-mcp@2.0.1\", \"--api-key\", %q, \"--header\", %q]\n    },\n",
+		p.hidden("generic-secret", mk, "--api-key "+mk), p.hidden("bearer-token", mh, "Authorization: token "+mh))
 	w("    \"slack\": {\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"slack-mcp-server@1.2.0\"],\n")
 	w("      \"env\": {\"SLACK_BOT_TOKEN\": %q, ", p.put("SLACK_BOT_TOKEN", "slack-bot-token", f.slack('b', false)))
 	w("\"SLACK_REFRESH_TOKEN\": %q}\n    }\n  }\n}\n", p.put("SLACK_REFRESH_TOKEN", "slack-refresh-token", f.slack('r', false)))
@@ -170,7 +199,13 @@ func plantedTree() (map[string]string, []plant) {
 	w("    \"DISABLE_TELEMETRY\": \"1\"\n  },\n")
 	ak := f.anthropic("api03")
 	w("  \"apiKeyHelper\": %q,\n", p.inside("anthropic-api-key", ak, "echo "+ak))
-	w("  \"permissions\": {\n    \"allow\": [\"Bash(npm test:*)\"],\n    \"deny\": [\"Read(~/.aws/**)\"]\n  }\n}\n")
+	allowTok, askPW, denyNPM, exHex := g.ghp(), g.password(), g.npm(), g.hex(40)
+	w("  \"permissions\": {\n    \"allow\": [\"Bash(npm test:*)\", %q],\n",
+		p.inside("github-pat-classic", allowTok, `Bash(curl -H "Authorization: Bearer `+allowTok+`":*)`))
+	w("    \"ask\": [%q],\n", p.inside("url-password", askPW, "Bash(psql postgres://app:"+askPW+"@db.corp.internal/app:*)"))
+	w("    \"deny\": [\"Read(~/.aws/**)\", %q]\n  },\n", p.inside("npm-token", denyNPM, "Bash(npm publish --//registry.npmjs.org/:_authToken="+denyNPM+":*)"))
+	w("  \"sandbox\": {\n    \"enabled\": true,\n    \"excludedCommands\": [%q]\n  }\n}\n",
+		p.hidden("generic-secret", exHex, "deploy --token="+exHex))
 	flush()
 
 	p.file = ".github/workflows/agent.yml"
@@ -183,10 +218,19 @@ func plantedTree() (map[string]string, []plant) {
 	w("      - uses: anthropics/claude-code-action@v1\n        with:\n")
 	w("          anthropic_api_key: %s\n", p.put("anthropic_api_key", "anthropic-api-key", f.anthropic("api03")))
 	w("          github_token: %s\n", p.put("github_token", "github-app-installation-token", f.ghsStateless()))
-	w("          claude_args: --allowedTools Bash\n      - uses: openai/codex-action@v1\n        with:\n")
+	argTok := g.ghp()
+	w("          claude_args: |\n            %s\n", p.inside("github-pat-classic", argTok, `--allowedTools "Bash(gh api -H 'Authorization: token `+argTok+`')"`))
+	inKey := g.hex(40)
+	w("          extra_api_key: %s\n", p.put("extra_api_key", "generic-secret", inKey))
+	w("      - uses: openai/codex-action@v1\n        with:\n")
 	w("          openai_api_key: %s\n", p.put("openai_api_key", "openai-api-key", f.openaiProject()))
 	jwt1h := f.jwt(3600, true, 43)
 	w("      - run: '%s'\n", p.inside("jwt", jwt1h, "curl -fsS -H \"Authorization: Bearer "+jwt1h+"\" https://deploy.corp.internal/hook"))
+	runPW, runTok := g.password(), g.hex(40)
+	w("      - run: |\n          mysql --password=%s -h db.corp.internal < seed.sql\n", runPW)
+	p.hidden("generic-secret", runPW, "mysql --password="+runPW+" -h db.corp.internal < seed.sql")
+	w("          echo \"DEPLOY_TOKEN=%s\" >> \"$GITHUB_ENV\"\n", runTok)
+	p.hidden("generic-secret", runTok, `echo "DEPLOY_TOKEN=`+runTok+`" >> "$GITHUB_ENV"`)
 	flush()
 
 	p.file = "dot-git/config"
@@ -200,6 +244,16 @@ func plantedTree() (map[string]string, []plant) {
 	header := basic("x-access-token", ghs)
 	w("[http \"https://github.com/\"]\n\textraheader = %s\n", p.inside("github-app-installation-token", header, "AUTHORIZATION: basic "+header))
 	p.inside("github-app-installation-token", ghs, "AUTHORIZATION: basic "+header) // the token inside
+	rw := g.password()
+	w("[url %q]\n\tinsteadOf = https://git.corp.internal/\n", p.inside("url-password", rw, "https://dev:"+rw+"@git.corp.internal/"))
+	flush()
+
+	p.file = ".gemini/settings.json"
+	gk, gq, gh := g.hex(40), g.s(alnum, 32), g.ghp()
+	w("{\n  \"mcpServers\": {\n    \"tools\": {\n      \"command\": \"tools-mcp\",\n")
+	w("      \"args\": [\"--token\", %q],\n", p.hidden("generic-secret", gk, "--token "+gk))
+	w("      \"env\": {\"GITHUB_TOKEN\": %q}\n    },\n", p.put("GITHUB_TOKEN", "github-pat-classic", gh))
+	w("    \"remote\": {\n      \"httpUrl\": %q\n    }\n  }\n}\n", p.inside("generic-api-key", gq, "https://tools.corp.internal/mcp?access_token="+gq))
 	flush()
 
 	var list []string
@@ -257,7 +311,14 @@ func TestPlantedFixtures(t *testing.T) {
 	// Each value, handed over as a collector would, is detected with its kind.
 	for _, pl := range plants {
 		var got string
-		if pl.name != "" {
+		if pl.hidden {
+			_, found := Hide(pl.probe)
+			for _, fd := range found {
+				if fd.Kind == pl.kind {
+					got = fd.Kind
+				}
+			}
+		} else if pl.name != "" {
 			if r := DetectNamed(pl.name, pl.probe); r != nil {
 				got = r.Kind
 			}

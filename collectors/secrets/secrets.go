@@ -40,6 +40,38 @@ func IsReference(value string) bool {
 	return refPattern.MatchString(value)
 }
 
+// Default returns the default of a value that is one reference with a
+// default, ${NAME:-default} or ${NAME-default} (compose, Claude Code and
+// shell syntax): the literal used when NAME is unset. ok is false for
+// anything else.
+func Default(value string) (string, bool) {
+	v := strings.TrimSpace(value)
+	if !strings.HasPrefix(v, "${") || !strings.HasSuffix(v, "}") || strings.HasPrefix(v, "${{") {
+		return "", false
+	}
+	inner := v[2 : len(v)-1]
+	i := 0
+	for i < len(inner) && (isWordByte(inner[i]) || i > 0 && inner[i] == '.') {
+		i++
+	}
+	if i == 0 || i == len(inner) || inner[i] != '-' && inner[i] != ':' {
+		return "", false
+	}
+	rest := inner[i:]
+	switch {
+	case strings.HasPrefix(rest, ":-"):
+		rest = rest[2:]
+	case strings.HasPrefix(rest, "-"):
+		rest = rest[1:]
+	default:
+		return "", false // ${X:?err}, ${X:+alt}
+	}
+	if strings.ContainsAny(rest, "{}") {
+		return "", false // a nested reference
+	}
+	return rest, true
+}
+
 // Match is one secret found in a text: its kind and where it lies. Start and
 // End are byte offsets of the secret itself (not the "KEY=" before it).
 type Match struct {
@@ -63,7 +95,8 @@ func Detect(value string) *model.SecretRef {
 //   - a known token format anywhere in the value wins (even the default of a
 //     reference, ${GH_TOKEN:-ghp_…});
 //   - a reference or placeholder ("${TOKEN}", "changeme", "<your-token>") is
-//     not a secret;
+//     not a secret, but the default of a reference (${TOKEN:-…}) is a
+//     literal: it is judged like one;
 //   - gitleaks' vendor rules that need the name ("ADAFRUIT_KEY=…") get it;
 //   - a random-looking one-word literal under a sensitive name (SensitiveName)
 //     is a "generic-secret" with an unknown lifetime. Words, URLs, paths,
@@ -73,6 +106,9 @@ func DetectNamed(name, value string) *model.SecretRef {
 		return r
 	}
 	v := strings.TrimSpace(value)
+	if def, ok := Default(v); ok {
+		v, value = def, def
+	}
 	if v == "" || IsReference(v) || isPlaceholder(v) {
 		return nil
 	}
@@ -89,61 +125,4 @@ func DetectNamed(name, value string) *model.SecretRef {
 		return &model.SecretRef{Kind: "generic-secret", Lifetime: "unknown", Fingerprint: Fingerprint(v)}
 	}
 	return nil
-}
-
-// Redact replaces every secret found in text with a marker naming its kind
-// and fingerprint, "[REDACTED:github-pat-classic:1a2b3c4d5e6f]". Any other
-// occurrence of a detected secret in text (one no rule saw because its
-// context differs) is replaced too.
-func Redact(text string) string {
-	ms := Scan(text)
-	if len(ms) == 0 {
-		return text
-	}
-	var b strings.Builder
-	b.Grow(len(text))
-	seen := make([]string, 0, len(ms))
-	markers := make([]string, 0, len(ms))
-	last := 0
-	for _, m := range ms {
-		secret := text[m.Start:m.End]
-		mk := marker(m.SecretRef, secret)
-		b.WriteString(text[last:m.Start])
-		b.WriteString(mk)
-		last = m.End
-		if len(secret) >= 6 {
-			seen = append(seen, secret)
-			markers = append(markers, mk)
-		}
-	}
-	b.WriteString(text[last:])
-	out := b.String()
-	for i, s := range seen {
-		if strings.Contains(out, s) {
-			out = strings.ReplaceAll(out, s, markers[i])
-		}
-	}
-	return out
-}
-
-// marker names a redacted secret. When the marker itself would repeat 8
-// characters of the secret (a secret that is hex like the fingerprint, or
-// spells the kind), a bare one is used so Redact never gives any back.
-func marker(ref model.SecretRef, secret string) string {
-	for _, mk := range []string{"[REDACTED:" + ref.Kind + ":" + ref.Fingerprint + "]", "[REDACTED]"} {
-		if !sharesRun(mk, secret, 8) {
-			return mk
-		}
-	}
-	return "***"
-}
-
-// sharesRun reports whether a and b have a common substring of n bytes.
-func sharesRun(a, b string, n int) bool {
-	for i := 0; i+n <= len(a); i++ {
-		if strings.Contains(b, a[i:i+n]) {
-			return true
-		}
-	}
-	return false
 }

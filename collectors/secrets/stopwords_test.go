@@ -25,7 +25,7 @@ func TestStopWordsAsGitleaks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rules, global, err := loadGitleaks()
+	rules, global, stop, err := loadGitleaks()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestStopWordsAsGitleaks(t *testing.T) {
 			}
 			for _, p := range probes {
 				want, _ := b[i].ContainsStopWord(p)
-				if got := stopWord(a[i], p); got != want {
+				if got := stopWord(stop, a[i], p); got != want {
 					t.Errorf("%s[%d] %q: stop word %v, gitleaks says %v", id, i, p, got, want)
 				}
 				pairs++

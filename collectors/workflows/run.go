@@ -14,17 +14,26 @@ import (
 // literal secrets, line by line.
 func (c *collector) runScript(run *yaml.Node, j *model.Job) {
 	lines := strings.Split(run.Value, "\n")
+	var b strings.Builder
 	for i := 0; i < len(lines); i++ {
 		start := i
-		logical := lines[i]
-		// Backslash-newline continues a command on the next line.
-		for strings.HasSuffix(strings.TrimRight(logical, " \t"), `\`) && i+1 < len(lines) {
+		// Backslash-newline continues a command on the next line (built
+		// up in one buffer: a script of continued lines is not copied once
+		// per line).
+		b.Reset()
+		cur := lines[i]
+		for strings.HasSuffix(strings.TrimRight(cur, " \t"), `\`) && i+1 < len(lines) {
+			b.WriteString(strings.TrimSuffix(strings.TrimRight(cur, " \t"), `\`))
+			b.WriteString(" ")
 			i++
-			logical = strings.TrimSuffix(strings.TrimRight(logical, " \t"), `\`) + " " + strings.TrimSpace(lines[i])
+			cur = strings.TrimSpace(lines[i])
 		}
+		b.WriteString(cur)
+		logical := b.String()
 		line := lineOf(run, start)
-		for _, m := range secrets.Scan(logical) {
-			c.credential(m.SecretRef, "workflow "+c.workflow+" job "+j.ID+" run step", line)
+		_, found := secrets.Hide(logical)
+		for _, f := range found {
+			c.credential(f.SecretRef, "workflow "+c.workflow+" job "+j.ID+" run step", line)
 		}
 		for _, cmd := range agentcli.Split(logical) {
 			c.command(cmd, line, j)
@@ -42,15 +51,14 @@ func (c *collector) command(words []string, line int, j *model.Job) {
 	if tool, args := agentcli.Command(words); tool != "" {
 		st := model.AgentStep{Tool: tool, Run: text, Loc: loc, Inputs: map[string]model.Str{}}
 		if len(args) > 0 {
-			st.Args = &model.Str{Value: secrets.Redact(strings.Join(args, " ")), Loc: loc}
+			hidden, _ := secrets.HideArgs(args)
+			st.Args = &model.Str{Value: strings.Join(hidden, " "), Loc: loc}
 			// The words as the shell splits them: joined, the quotes that
 			// kept "Bash(git diff:*)" whole are gone.
 			if c.cliWords == nil {
 				c.cliWords = map[int][]string{}
 			}
-			for _, a := range args {
-				c.cliWords[line] = append(c.cliWords[line], secrets.Redact(a))
-			}
+			c.cliWords[line] = append(c.cliWords[line], hidden...)
 		}
 		j.AgentSteps = append(j.AgentSteps, st)
 	}

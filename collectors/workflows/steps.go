@@ -113,14 +113,11 @@ func (c *collector) clean(name, value, context string, line int) string {
 	if onlyExpr(value) {
 		return value
 	}
-	if r := secrets.DetectNamed(name, value); r != nil && secrets.Detect(value) == nil {
-		c.credential(*r, context, line)
-		return "[REDACTED:" + r.Kind + ":" + r.Fingerprint + "]"
+	out, found := secrets.HideValue(name, value)
+	for _, f := range found {
+		c.credential(f.SecretRef, context, line)
 	}
-	for _, m := range secrets.Scan(value) {
-		c.credential(m.SecretRef, context, line)
-	}
-	return secrets.Redact(value)
+	return out
 }
 
 func (c *collector) credential(r model.SecretRef, context string, line int) {
@@ -163,7 +160,7 @@ func (c *collector) env(m *yaml.Node, context string) []model.EnvVar {
 	var out []model.EnvVar
 	for _, kv := range pairs(m) {
 		name, v := kv[0].Value, scalar(kv[1])
-		ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveName(name), Loc: c.loc(kv[0].Line)}
+		ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveEnv(name, v, true), Loc: c.loc(kv[0].Line)}
 		switch {
 		case len(secretNames(v)) > 0:
 			ev.FromSecret = true

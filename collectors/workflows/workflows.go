@@ -75,7 +75,11 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return &collectors.ParseError{Line: yamlErrLine(err), Err: fmt.Errorf("parse yaml: %w", err)}
+		line := yamlErrLine(err)
+		if line == 0 {
+			line = collectors.QuotedLine(data, err)
+		}
+		return &collectors.ParseError{Line: line, Err: fmt.Errorf("parse yaml: %w", err)}
 	}
 	if root.Kind != yaml.DocumentNode || len(root.Content) == 0 {
 		return nil

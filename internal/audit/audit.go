@@ -17,6 +17,7 @@ import (
 	"github.com/sandbox-audit/sandbox-audit/collectors/live"
 	"github.com/sandbox-audit/sandbox-audit/collectors/registry"
 	"github.com/sandbox-audit/sandbox-audit/collectors/roles"
+	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 	"github.com/sandbox-audit/sandbox-audit/policies"
 	"github.com/sandbox-audit/sandbox-audit/reports"
@@ -216,6 +217,12 @@ func Collect(ctx context.Context, opt Options) (*Collected, error) {
 		c.Doc.Credentials = append(c.Doc.Credentials, creds...)
 		c.Errors = append(c.Errors, lerrs...)
 		c.Targets = append(c.Targets, "live:"+filepath.ToSlash(l.Root))
+	}
+	// Collectors redact what they keep; this is the net under them: no
+	// fact a rule may quote, and no error, holds a secret.
+	secrets.RedactFacts(c.Doc)
+	for i := range c.Errors {
+		c.Errors[i].Message = secrets.Redact(c.Errors[i].Message)
 	}
 	return c, nil
 }

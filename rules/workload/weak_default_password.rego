@@ -1,0 +1,42 @@
+# METADATA
+# title: Guessable password in configuration
+# description: |
+#   A variable named as a password or secret is set to a value anyone could
+#   guess: the service's well-known default (postgres, minioadmin123, guest),
+#   a placeholder left in (changeme, password, mysecret) or a short word. It
+#   is also the default of a reference, ${POSTGRES_PASSWORD:-postgres}: what
+#   runs when nobody sets the variable, which on a developer's machine or in
+#   CI is the usual case. The agent, or whatever reaches the service, logs in
+#   with it; a service that publishes a port lets anything on the network
+#   try, and the message says so. A reference without a default
+#   (${POSTGRES_PASSWORD}) is the operator's choice and is not judged.
+# related_resources:
+#   - ref: https://cwe.mitre.org/data/definitions/1392.html
+#     description: CWE-1392 Use of default credentials
+#   - ref: https://cwe.mitre.org/data/definitions/521.html
+#     description: CWE-521 Weak password requirements
+#   - ref: https://docs.docker.com/compose/how-tos/environment-variables/variable-interpolation/
+#     description: Compose — interpolation, and defaults with ${VAR:-default}
+#   - ref: https://cheatsheetseries.owasp.org/cheatsheets/Secrets_Management_Cheat_Sheet.html
+#     description: OWASP Secrets Management Cheat Sheet
+# custom:
+#   id: weak-default-password
+#   property: credentials
+#   severity: medium
+#   remediation: Drop the literal and the default (${POSTGRES_PASSWORD:?set it}, or ${POSTGRES_PASSWORD} from a secret store or an untracked .env), generate a random password per environment, and publish the service's port on 127.0.0.1 only or not at all.
+package rules.weak_default_password
+
+import data.lib.sa
+import data.lib.workload as wl
+
+deny contains f if {
+	some w in input.workloads
+	wl.judged(w)
+	some e in w.env
+	object.get(e, "weak", false) == true
+	f := sa.finding(rego.metadata.chain(), e, sprintf("%s sets %s to a guessable password%s", [wl.label(w), e.name, published(w)]))
+}
+
+published(w) := sprintf(" and publishes port %s", [w.ports[0].value]) if {
+	count(object.get(w, "ports", [])) > 0
+} else := ""
