@@ -13,6 +13,7 @@ import (
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/jsonpos"
+	"github.com/sandbox-audit/sandbox-audit/collectors/mcp"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -110,8 +111,7 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 		}
 	}
 	doc.Agents = append(doc.Agents, a)
-	mcpServers(p, root.Get("mcpServers"), doc)
-	return nil
+	return mcp.EntryErrors(mcpServers(p, root.Get("mcpServers"), doc))
 }
 
 // sandbox reads tools.sandbox: a boolean, a runtime name (docker, podman,

@@ -9,7 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/jsonpos"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -83,10 +86,12 @@ func FuzzCollect(f *testing.F) {
 		err := Collector{}.Collect(context.Background(), ".vscode/mcp.json", data, doc)
 		if err != nil {
 			var pe *collectors.ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("error is not a ParseError: %v", err)
+			if !errors.As(err, &pe) || pe.Line < 1 {
+				t.Fatalf("error is not a ParseError with a line: %v", err)
 			}
-			if len(doc.MCPServers) != 0 {
+			// A file that does not parse adds nothing; a bad entry of one
+			// that does comes back beside the other entries' facts.
+			if _, perr := jsonpos.Parse(data); perr != nil && len(doc.MCPServers) != 0 {
 				t.Fatalf("servers from a malformed file")
 			}
 		}
@@ -105,4 +110,54 @@ func FuzzCollect(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestBadEntries: one server entry that no client could launch (a blank
+// command, args that are not strings, env that is not an object) yields an
+// errors[] entry at its line, and every other entry is still read.
+func TestBadEntries(t *testing.T) {
+	const src = `{
+  "mcpServers": {
+    "blank": {"command": " "},
+    "tab": {"command": "\t", "args": []},
+    "quotes": {"command": "\"\""},
+    "dashes": {"command": "--"},
+    "cmd-blank": {"command": "cmd", "args": ["/c", " "]},
+    "nulls": {"command": null, "args": null, "env": null, "headers": {"X": null}},
+    "bad-args": {"command": "npx", "args": ["-y", 7, {"a": null}]},
+    "args-string": {"command": "npx", "args": "-y pkg"},
+    "env-list": {"command": "srv", "env": ["A=1"]},
+    "env-nested": {"command": "srv", "env": {"A": {"b": null}}},
+    "command-object": {"command": {"path": "npx"}},
+    "github": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github@latest"]}
+  }
+}
+`
+	doc := &model.Document{}
+	err := Collector{}.Collect(context.Background(), ".mcp.json", []byte(src), doc)
+	var pe *collectors.ParseError
+	if !errors.As(err, &pe) || pe.Line != 9 {
+		t.Fatalf("Collect() = %v, want a ParseError at line 9", err)
+	}
+	for _, want := range []string{`MCP server "bad-args": args holds a number`, `line 10: MCP server "args-string": args is not a list`,
+		`line 11: MCP server "env-list": env is not an object`, `line 12: MCP server "env-nested": a value of env is not a string`,
+		`line 13: MCP server "command-object": command is not a string`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	type srv struct{ Name, Command, Launcher, Package, Version string }
+	var got []srv
+	for _, s := range doc.MCPServers {
+		got = append(got, srv{s.Name, s.Command, s.Launcher, s.Package, s.Version})
+	}
+	want := []srv{
+		{"blank", "", "", "", ""}, {"tab", "", "", "", ""}, {"quotes", `""`, "", "", ""}, {"dashes", "--", "", "", ""},
+		{"cmd-blank", "cmd", "", "", ""}, {"nulls", "", "", "", ""}, {"bad-args", "npx", "npx", "7", ""},
+		{"args-string", "npx", "npx", "", ""}, {"env-list", "srv", "", "", ""}, {"env-nested", "srv", "", "", ""},
+		{"command-object", "", "", "", ""}, {"github", "npx", "npx", "@modelcontextprotocol/server-github", "latest"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("servers (-want +got):\n%s", diff)
+	}
 }
