@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/pelletier/go-toml/v2"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
@@ -213,43 +212,6 @@ func TestMalformed(t *testing.T) {
 			}
 		})
 	}
-}
-
-func FuzzCollect(f *testing.F) {
-	for _, s := range []string{
-		"sandbox_mode = \"danger-full-access\"\n[profiles.x]\napproval_policy = \"never\"\n",
-		"[mcp_servers.a]\ncommand = \"npx\"\nargs = [\"-y\", \"p@1.0.0\"]\nenv = { K = \"v\" }\n",
-		"a.b.\"c.d\" = { e = [1, { f = 2 }] }\n[[arr]]\nx = 1\n",
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var doc model.Document
-		err := New().Collect(context.Background(), ".codex/config.toml", data, &doc)
-		if err != nil {
-			var pe *collectors.ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("error is not a ParseError: %v", err)
-			}
-			// A file that does not parse adds nothing; a bad MCP entry of
-			// one that does comes back beside every other fact.
-			var root map[string]any
-			if toml.Unmarshal(data, &root) != nil {
-				if len(doc.Agents) != 0 {
-					t.Fatal("facts added from a file that failed to parse")
-				}
-				return
-			}
-		}
-		if len(doc.Agents) == 0 || doc.Agents[0].Profile != "" {
-			t.Fatalf("a parsed file must give the top-level agent first: %+v", doc.Agents)
-		}
-		for _, c := range doc.Credentials {
-			if c.Fingerprint == "" {
-				t.Fatalf("credential without fingerprint: %+v", c)
-			}
-		}
-	})
 }
 
 // TestScanFixtures runs the collector through the real directory scan.

@@ -2,13 +2,11 @@ package devcontainer
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"os"
 	"strings"
 	"testing"
 
-	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/fuzzcheck"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -96,15 +94,13 @@ func FuzzCollect(f *testing.F) {
 	f.Add([]byte(`{"runArgs": ["-e", "A=b", "--net", "none", "-v", "${localEnv:HOME}:/h:ro", "--cap-add"], /* c */ "appPort": 1,}`))
 	f.Add([]byte(`{"features": {"docker-in-docker": true, "./local": {}}, "postStartCommand": {"a": ["x"], "b": 1}}`))
 	f.Add([]byte("\ufeff[[{\"a\":\"\\\"]\"}]]"))
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc := &model.Document{}
 		const p = ".devcontainer/devcontainer.json"
-		err := New().Collect(context.Background(), p, data, doc)
+		doc, err := fuzzcheck.Collect(t, New(), p, data, fuzzcheck.Options{})
 		if err != nil {
-			var pe *collectors.ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("error %v is not a ParseError", err)
-			}
 			if len(doc.Workloads) != 0 {
 				t.Fatal("facts added despite an error")
 			}

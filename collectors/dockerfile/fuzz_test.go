@@ -2,13 +2,11 @@ package dockerfile
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"testing"
 
-	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/fuzzcheck"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -78,14 +76,12 @@ func FuzzCollect(f *testing.F) {
 	f.Add([]byte("ARG B=x\nFROM ${B:-y}@sha256:zz\nENV A=\"q\" B='r'\nADD http://h/a?k=v /\n"))
 	f.Add([]byte("# escape=`\nFROM a\nRUN echo `\n  x | sh\n"))
 	f.Add([]byte("FROM a\nRUN (curl x|(sh\"'`$(<("))
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc := &model.Document{}
-		err := New().Collect(context.Background(), "Dockerfile", data, doc)
+		doc, err := fuzzcheck.Collect(t, New(), "Dockerfile", data, fuzzcheck.Options{})
 		if err != nil {
-			var pe *collectors.ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("error %v is not a ParseError", err)
-			}
 			if len(doc.Images) != 0 {
 				t.Fatal("facts added despite an error")
 			}

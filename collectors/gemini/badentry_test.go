@@ -55,7 +55,7 @@ func TestBadEntries(t *testing.T) {
 	for _, s := range doc.MCPServers {
 		got = append(got, srv{s.Name, s.Command, s.Launcher, s.Pinned})
 	}
-	want := []srv{{"blank", "", "", false}, {"tab", "", "", false}, {"cmd-blank", "cmd", "", false}, {"nulls", "", "", false},
+	want := []srv{{"blank", "", "", false}, {"tab", "", "", false}, {"cmd-blank", "cmd", "", true}, {"nulls", "", "", false},
 		{"args-number", "npx", "npx", false}, {"env-list", "srv", "", true}, {"fetch", "uvx", "uvx", true}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("servers (-want +got):\n%s", diff)

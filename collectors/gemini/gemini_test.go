@@ -10,7 +10,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
-	"github.com/sandbox-audit/sandbox-audit/collectors/internal/jsonpos"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
@@ -157,27 +156,4 @@ func TestMalformed(t *testing.T) {
 			t.Errorf("%s: err = %v, agents = %d; want a ParseError with a line and no facts", name, err, len(doc.Agents))
 		}
 	}
-}
-
-func FuzzCollect(f *testing.F) {
-	f.Add([]byte(`{"tools":{"sandbox":"docker"},"mcpServers":{"a":{"command":"npx","args":["-y","x@1.0.0"],"env":{"T":"$X"},"trust":true}}}`))
-	f.Add([]byte(`{"mcpServers":{"b":{"url":"http://u:p@h/x?k=v","headers":{"Authorization":"Bearer x"}}}}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var doc model.Document
-		err := New().Collect(context.Background(), ".gemini/settings.json", data, &doc)
-		var pe *collectors.ParseError
-		if err != nil && !errors.As(err, &pe) {
-			t.Fatalf("err = %v is not a ParseError", err)
-		}
-		// A file that does not parse adds nothing; a bad MCP entry of one
-		// that does comes back beside the settings' facts.
-		if root, perr := jsonpos.Parse(data); (perr != nil || root.Kind != jsonpos.Object) && len(doc.Agents) != 0 {
-			t.Fatalf("err = %v with %d agents", err, len(doc.Agents))
-		}
-		for _, m := range doc.MCPServers {
-			if m.Config != "gemini" || m.Line < 1 {
-				t.Fatalf("inconsistent server %+v", m)
-			}
-		}
-	})
 }

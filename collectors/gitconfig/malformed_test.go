@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/fuzzcheck"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -51,15 +52,11 @@ func FuzzCollect(f *testing.F) {
 	f.Add([]byte("[a \"b\\\"c\"]\n k = \"x\\\n y\" ; c\n"))
 	f.Add([]byte("[http]\n extraheader = AUTHORIZATION: basic " + b64("x-access-token:abc") + "\n"))
 	f.Add([]byte("[url \"https://a:b@c/?token=x#y\"]\n insteadOf = https://c/\n"))
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc := &model.Document{}
-		err := Collector{}.Collect(context.Background(), ".git/config", data, doc)
-		if err != nil {
-			var pe *collectors.ParseError
-			if !errors.As(err, &pe) || pe.Line < 1 {
-				t.Fatalf("error is not a ParseError with a line: %v", err)
-			}
-		}
+		doc, _ := fuzzcheck.Collect(t, Collector{}, ".git/config", data, fuzzcheck.Options{})
 		if len(doc.GitConfigs) != 1 {
 			t.Fatalf("want one GitConfig per file, got %d", len(doc.GitConfigs))
 		}

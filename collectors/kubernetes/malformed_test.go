@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/fuzzcheck"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -115,16 +116,12 @@ func FuzzCollect(f *testing.F) {
 	f.Add([]byte(billionLaughs(4)))
 	f.Add([]byte(mergeBomb()))
 	f.Add([]byte("apiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: Pod, spec: {containers: [{}]}}]\n"))
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc := &model.Document{}
-		err := Collector{}.Collect(context.Background(), "f.yaml", data, doc)
-		Collector{}.Link(doc)
-		if err != nil {
-			var pe *collectors.ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("error is not a ParseError: %v", err)
-			}
-		}
+		// fuzzcheck links the document, as the scan does.
+		doc, _ := fuzzcheck.Collect(t, Collector{}, "f.yaml", data, fuzzcheck.Options{})
 		for _, w := range doc.Workloads {
 			if w.Source != "kubernetes" || !strings.HasPrefix(w.ID, "k8s:") || w.File != "f.yaml" || w.Line < 1 {
 				t.Fatalf("inconsistent workload %+v", w)

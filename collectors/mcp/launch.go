@@ -39,7 +39,7 @@ func parseLaunch(command string, args []string) launch {
 		return ""
 	}
 	switch {
-	case base == "cmd" && strings.EqualFold(arg(0), "/c") && len(args) > 1:
+	case base == "cmd" && strings.EqualFold(arg(0), "/c") && strings.TrimSpace(arg(1)) != "":
 		return parseLaunch(args[1], args[2:])
 	case base == "npx" || base == "bunx":
 		return npm(base, args)

@@ -82,7 +82,7 @@ func TestParseLaunchDegenerate(t *testing.T) {
 		{"tab", "\t", nil, launch{}},
 		{"newlines and spaces", " \n\r\v ", nil, launch{}},
 		{"blank with args", "  ", []string{"-y", "pkg"}, launch{}},
-		{"cmd /c blank", "cmd", []string{"/c", " "}, launch{}},
+		{"cmd /c blank", "cmd", []string{"/c", " "}, launch{pinned: true}},
 		{"cmd /c nothing", "cmd", []string{"/c"}, launch{pinned: true}},
 		{"quotes only", `""`, nil, launch{pinned: true}},
 		{"quoted blank", `" "`, nil, launch{pinned: true}},

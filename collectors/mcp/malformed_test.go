@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/fuzzcheck"
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/jsonpos"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
@@ -79,34 +80,30 @@ func FuzzCollect(f *testing.F) {
 			f.Add(b)
 		}
 	}
-	f.Add([]byte(`{"servers": {"a": {"command": "docker", "args": ["run", "-e", "K=V", "--header", "Authorization: x", "img@sha256:"]}}}`))
-	f.Add([]byte(`{"mcpServers": {"a": {"url": "http://u:p@h/?k=${input:x}&t=v#f", "headers": {"Authorization": "Bearer ${X:-y}"}}}}`))
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc := &model.Document{}
-		err := Collector{}.Collect(context.Background(), ".vscode/mcp.json", data, doc)
-		if err != nil {
-			var pe *collectors.ParseError
-			if !errors.As(err, &pe) || pe.Line < 1 {
-				t.Fatalf("error is not a ParseError with a line: %v", err)
-			}
-			// A file that does not parse adds nothing; a bad entry of one
-			// that does comes back beside the other entries' facts.
-			if _, perr := jsonpos.Parse(data); perr != nil && len(doc.MCPServers) != 0 {
-				t.Fatalf("servers from a malformed file")
-			}
+		doc, err := fuzzcheck.Collect(t, Collector{}, ".vscode/mcp.json", data, fuzzcheck.Options{})
+		// A file that does not parse adds nothing; a bad entry of one that
+		// does comes back beside the other entries' facts.
+		if _, perr := jsonpos.Parse(data); err != nil && perr != nil && len(doc.MCPServers) != 0 {
+			t.Fatalf("servers from a malformed file")
 		}
-		lines := strings.Count(string(data), "\n") + 1
 		for _, s := range doc.MCPServers {
-			if s.File != ".vscode/mcp.json" || s.Line < 1 || s.Line > lines || s.Config != "vscode" {
+			if s.File != ".vscode/mcp.json" || s.Config != "vscode" {
 				t.Fatalf("inconsistent server %+v", s)
 			}
 			if s.Launcher == "" && s.Command != "" && !s.Pinned {
 				t.Fatalf("direct command %q not pinned", s.Command)
 			}
+			if s.Command != strings.TrimSpace(s.Command) {
+				t.Fatalf("command %q kept its blanks", s.Command)
+			}
 		}
 		for _, c := range doc.Credentials {
-			if c.Fingerprint == "" || c.Line < 1 || c.Line > lines {
-				t.Fatalf("inconsistent credential %+v", c)
+			if c.Fingerprint == "" {
+				t.Fatalf("credential without fingerprint %+v", c)
 			}
 		}
 	})
