@@ -17,6 +17,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/yamlpos"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -88,7 +89,7 @@ func parse(data []byte) ([]*yaml.Node, error) {
 			return roots, nil
 		}
 		if err != nil {
-			return nil, &collectors.ParseError{Line: errLine(err), Err: fmt.Errorf("parse compose file: %w", err)}
+			return nil, &collectors.ParseError{Line: yamlpos.ErrLine(err, data), Err: fmt.Errorf("parse compose file: %w", err)}
 		}
 		var v any
 		if err := n.Decode(&v); err != nil {
