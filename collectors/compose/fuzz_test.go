@@ -1,7 +1,6 @@
 package compose
 
 import (
-	"bytes"
 	"os"
 	"strings"
 	"testing"
@@ -15,7 +14,7 @@ import (
 // every secret found in an environment is also a credential.
 func checkConsistent(t *testing.T, path string, data []byte, doc *model.Document) {
 	t.Helper()
-	lines := bytes.Count(data, []byte("\n")) + 1
+	lines := fuzzcheck.Lines(data)
 	check := func(what string, l model.Loc) {
 		t.Helper()
 		if l.File != path || l.Line < 1 || l.Line > lines {

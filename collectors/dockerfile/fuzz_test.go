@@ -1,7 +1,6 @@
 package dockerfile
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"testing"
@@ -20,7 +19,7 @@ func docText(doc *model.Document) string {
 // a variable is also listed as a credential.
 func checkConsistent(t *testing.T, path string, data []byte, doc *model.Document) {
 	t.Helper()
-	lines := bytes.Count(data, []byte("\n")) + 1
+	lines := fuzzcheck.Lines(data)
 	check := func(what string, l model.Loc) {
 		if l.File != path || l.Line < 1 || l.Line > lines {
 			t.Errorf("%s at %s:%d, want %s:1..%d", what, l.File, l.Line, path, lines)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
@@ -60,7 +59,7 @@ func FuzzCollect(f *testing.F) {
 		if len(doc.GitConfigs) != 1 {
 			t.Fatalf("want one GitConfig per file, got %d", len(doc.GitConfigs))
 		}
-		lines := strings.Count(string(data), "\n") + 1
+		lines := fuzzcheck.Lines(data)
 		g := doc.GitConfigs[0]
 		for _, group := range [][]model.Str{g.CredentialHelpers, g.ExtraHeaders, g.CredentialURLs, g.Includes} {
 			for _, s := range group {

@@ -46,7 +46,7 @@ func Collect(t testing.TB, c collectors.Collector, path string, data []byte, o O
 	if diff := cmp.Diff(doc, again); diff != "" {
 		t.Fatalf("a second Collect of the same input gave another document (-first +second):\n%s", diff)
 	}
-	lines := bytes.Count(data, []byte("\n")) + 1
+	lines := Lines(data)
 	if err != nil {
 		var pe *collectors.ParseError
 		if !errors.As(err, &pe) {
@@ -67,6 +67,19 @@ func Collect(t testing.TB, c collectors.Collector, path string, data []byte, o O
 		t.Fatalf("document does not marshal: %v", err)
 	}
 	return doc, err
+}
+
+// Lines counts the lines of data under the most liberal reading any of the
+// formats uses: LF, CRLF and a lone CR end a line (YAML), and so do NEL,
+// U+2028 and U+2029 (YAML 1.1, which yaml.v3 follows).
+func Lines(data []byte) int {
+	n := 1 + bytes.Count(data, []byte("\n")) + bytes.Count(data, []byte("\u2028")) + bytes.Count(data, []byte("\u2029")) + bytes.Count(data, []byte("\u0085"))
+	for i := 0; i < len(data); i++ {
+		if data[i] == '\r' && (i+1 == len(data) || data[i+1] != '\n') {
+			n++
+		}
+	}
+	return n
 }
 
 func run(t testing.TB, c collectors.Collector, path string, data []byte) (*model.Document, error) {
