@@ -19,6 +19,13 @@ type launch struct {
 // already on disk: nothing to pin, so it counts as pinned. A blank command
 // launches nothing: no launcher, nothing pinned.
 func parseLaunch(command string, args []string) launch {
+	l := readLaunch(command, args)
+	// "pkg @1.0" names "pkg", not "pkg " (found by FuzzParseLaunch).
+	l.pkg = strings.TrimSpace(l.pkg)
+	return l
+}
+
+func readLaunch(command string, args []string) launch {
 	command = strings.TrimSpace(command)
 	if command == "" {
 		return launch{}
@@ -40,7 +47,7 @@ func parseLaunch(command string, args []string) launch {
 	}
 	switch {
 	case base == "cmd" && strings.EqualFold(arg(0), "/c") && strings.TrimSpace(arg(1)) != "":
-		return parseLaunch(args[1], args[2:])
+		return readLaunch(args[1], args[2:])
 	case base == "npx" || base == "bunx":
 		return npm(base, args)
 	case base == "pnpx":
