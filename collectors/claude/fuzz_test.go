@@ -1,8 +1,6 @@
 package claude
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/fuzzcheck"
@@ -50,16 +48,8 @@ var fuzzSeeds = []string{
 }
 
 func FuzzCollect(f *testing.F) {
-	paths, _ := filepath.Glob("../../fixtures/claude/*/.claude/settings.json")
-	for _, p := range paths {
-		if b, err := os.ReadFile(p); err == nil {
-			f.Add(b)
-		}
-	}
-	for _, s := range fuzzSeeds {
-		f.Add([]byte(s))
-	}
 	f.Add([]byte(`{"env":{"TOKEN":"` + fakePAT + `"}, /* c */ "apiKeyHelper":"x",}`))
+	fuzzcheck.Seed(f, []string{"../../fixtures/claude/*/.claude/settings.json"}, fuzzSeeds...)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, _ := fuzzcheck.Collect(t, New(), ".claude/settings.json", data, fuzzcheck.Options{})
 		if len(doc.Agents) > 1 {

@@ -1,8 +1,6 @@
 package codex
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/pelletier/go-toml/v2"
@@ -67,15 +65,7 @@ http_headers = { "X-Org" = "eng" }
 }
 
 func FuzzCollect(f *testing.F) {
-	paths, _ := filepath.Glob("../../fixtures/codex/*/.codex/config.toml")
-	for _, p := range paths {
-		if b, err := os.ReadFile(p); err == nil {
-			f.Add(b)
-		}
-	}
-	for _, s := range fuzzSeeds {
-		f.Add([]byte(s))
-	}
+	fuzzcheck.Seed(f, []string{"../../fixtures/codex/*/.codex/config.toml"}, fuzzSeeds...)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, err := fuzzcheck.Collect(t, New(), ".codex/config.toml", data, fuzzcheck.Options{})
 		// A file that does not parse adds nothing; a bad MCP entry of one

@@ -1,7 +1,6 @@
 package compose
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -146,16 +145,7 @@ services:
 }
 
 func FuzzCollect(f *testing.F) {
-	for _, p := range []string{"../../fixtures/compose/insecure/docker-compose.yml", "../../fixtures/compose/hardened/compose.yaml"} {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
-	for _, s := range fuzzSeeds {
-		f.Add([]byte(s))
-	}
+	fuzzcheck.Seed(f, []string{"../../fixtures/compose/insecure/docker-compose.yml", "../../fixtures/compose/hardened/compose.yaml"}, fuzzSeeds...)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, _ := fuzzcheck.Collect(t, New(), "compose.yaml", data, fuzzcheck.Options{})
 		checkConsistent(t, "compose.yaml", data, doc)

@@ -1,8 +1,6 @@
 package cursor
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/fuzzcheck"
@@ -26,15 +24,7 @@ var fuzzSeeds = []string{
 }
 
 func FuzzCollect(f *testing.F) {
-	paths, _ := filepath.Glob("../../fixtures/cursor/*/.cursor/sandbox.json")
-	for _, p := range paths {
-		if b, err := os.ReadFile(p); err == nil {
-			f.Add(b)
-		}
-	}
-	for _, s := range fuzzSeeds {
-		f.Add([]byte(s))
-	}
+	fuzzcheck.Seed(f, []string{"../../fixtures/cursor/*/.cursor/sandbox.json"}, fuzzSeeds...)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, _ := fuzzcheck.Collect(t, New(), ".cursor/sandbox.json", data, fuzzcheck.Options{})
 		for _, a := range doc.Agents {

@@ -1,7 +1,6 @@
 package devcontainer
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -80,22 +79,10 @@ func checkConsistent(t *testing.T, path string, data []byte, doc *model.Document
 }
 
 func FuzzCollect(f *testing.F) {
-	for _, p := range []string{
-		"../../fixtures/devcontainer/insecure/.devcontainer/devcontainer.json",
-		"../../fixtures/devcontainer/hardened/.devcontainer/devcontainer.json",
-	} {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
 	f.Add([]byte(`{"runArgs": ["-e", "A=b", "--net", "none", "-v", "${localEnv:HOME}:/h:ro", "--cap-add"], /* c */ "appPort": 1,}`))
 	f.Add([]byte(`{"features": {"docker-in-docker": true, "./local": {}}, "postStartCommand": {"a": ["x"], "b": 1}}`))
 	f.Add([]byte("\ufeff[[{\"a\":\"\\\"]\"}]]"))
-	for _, s := range fuzzSeeds {
-		f.Add([]byte(s))
-	}
+	fuzzcheck.Seed(f, []string{"../../fixtures/devcontainer/*/.devcontainer/devcontainer.json"}, fuzzSeeds...)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		const p = ".devcontainer/devcontainer.json"
 		doc, err := fuzzcheck.Collect(t, New(), p, data, fuzzcheck.Options{})

@@ -2,7 +2,6 @@ package dockerfile
 
 import (
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/fuzzcheck"
@@ -64,20 +63,11 @@ func checkConsistent(t *testing.T, path string, data []byte, doc *model.Document
 }
 
 func FuzzCollect(f *testing.F) {
-	for _, p := range []string{"../../fixtures/dockerfile/insecure/Dockerfile", "../../fixtures/dockerfile/hardened/Dockerfile"} {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
 	f.Add([]byte("FROM a AS b\nFROM b\nUSER x\nRUN <<EOF\ncurl x | sh\nEOF\n"))
 	f.Add([]byte("ARG B=x\nFROM ${B:-y}@sha256:zz\nENV A=\"q\" B='r'\nADD http://h/a?k=v /\n"))
 	f.Add([]byte("# escape=`\nFROM a\nRUN echo `\n  x | sh\n"))
 	f.Add([]byte("FROM a\nRUN (curl x|(sh\"'`$(<("))
-	for _, s := range fuzzSeeds {
-		f.Add([]byte(s))
-	}
+	fuzzcheck.Seed(f, []string{"../../fixtures/dockerfile/*/Dockerfile"}, fuzzSeeds...)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, err := fuzzcheck.Collect(t, New(), "Dockerfile", data, fuzzcheck.Options{})
 		if err != nil {

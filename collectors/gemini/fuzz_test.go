@@ -1,8 +1,6 @@
 package gemini
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/fuzzcheck"
@@ -38,15 +36,7 @@ var fuzzSeeds = []string{
 }
 
 func FuzzCollect(f *testing.F) {
-	paths, _ := filepath.Glob("../../fixtures/gemini/*/.gemini/settings.json")
-	for _, p := range paths {
-		if b, err := os.ReadFile(p); err == nil {
-			f.Add(b)
-		}
-	}
-	for _, s := range fuzzSeeds {
-		f.Add([]byte(s))
-	}
+	fuzzcheck.Seed(f, []string{"../../fixtures/gemini/*/.gemini/settings.json"}, fuzzSeeds...)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, err := fuzzcheck.Collect(t, New(), ".gemini/settings.json", data, fuzzcheck.Options{})
 		// A file that does not parse adds nothing; a bad MCP entry of one

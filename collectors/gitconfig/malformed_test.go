@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
@@ -42,18 +40,10 @@ func TestCollectMalformed(t *testing.T) {
 }
 
 func FuzzCollect(f *testing.F) {
-	paths, _ := filepath.Glob("../../fixtures/gitconfig/*")
-	for _, p := range paths {
-		if b, err := os.ReadFile(p); err == nil {
-			f.Add(b)
-		}
-	}
 	f.Add([]byte("[a \"b\\\"c\"]\n k = \"x\\\n y\" ; c\n"))
 	f.Add([]byte("[http]\n extraheader = AUTHORIZATION: basic " + b64("x-access-token:abc") + "\n"))
 	f.Add([]byte("[url \"https://a:b@c/?token=x#y\"]\n insteadOf = https://c/\n"))
-	for _, s := range fuzzSeeds {
-		f.Add([]byte(s))
-	}
+	fuzzcheck.Seed(f, []string{"../../fixtures/gitconfig/*"}, fuzzSeeds...)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, _ := fuzzcheck.Collect(t, Collector{}, ".git/config", data, fuzzcheck.Options{})
 		if len(doc.GitConfigs) != 1 {

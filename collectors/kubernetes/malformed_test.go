@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -105,20 +103,11 @@ func TestMatch(t *testing.T) {
 }
 
 func FuzzCollect(f *testing.F) {
-	seeds, _ := filepath.Glob("../../fixtures/kubernetes/*.yaml")
-	more, _ := filepath.Glob("../../fixtures/scenarios/k8s-gvisor-hardened/*.yaml")
-	for _, p := range append(seeds, more...) {
-		if b, err := os.ReadFile(p); err == nil {
-			f.Add(b)
-		}
-	}
 	f.Add([]byte(linkPod))
 	f.Add([]byte(billionLaughs(4)))
 	f.Add([]byte(mergeBomb()))
 	f.Add([]byte("apiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: Pod, spec: {containers: [{}]}}]\n"))
-	for _, s := range fuzzSeeds {
-		f.Add([]byte(s))
-	}
+	fuzzcheck.Seed(f, []string{"../../fixtures/kubernetes/*.yaml", "../../fixtures/scenarios/k8s-gvisor-hardened/*.yaml"}, fuzzSeeds...)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// fuzzcheck links the document, as the scan does.
 		doc, _ := fuzzcheck.Collect(t, Collector{}, "f.yaml", data, fuzzcheck.Options{})

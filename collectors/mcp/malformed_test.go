@@ -3,8 +3,6 @@ package mcp
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -73,16 +71,7 @@ func TestMalformed(t *testing.T) {
 }
 
 func FuzzCollect(f *testing.F) {
-	paths, _ := filepath.Glob("../../fixtures/mcp/*/.mcp.json")
-	more, _ := filepath.Glob("../../fixtures/mcp/*/.vscode/mcp.json")
-	for _, p := range append(paths, more...) {
-		if b, err := os.ReadFile(p); err == nil {
-			f.Add(b)
-		}
-	}
-	for _, s := range fuzzSeeds {
-		f.Add([]byte(s))
-	}
+	fuzzcheck.Seed(f, []string{"../../fixtures/mcp/*/.mcp.json", "../../fixtures/mcp/*/.vscode/mcp.json"}, fuzzSeeds...)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, err := fuzzcheck.Collect(t, Collector{}, ".vscode/mcp.json", data, fuzzcheck.Options{})
 		// A file that does not parse adds nothing; a bad entry of one that

@@ -2,8 +2,6 @@ package workflows
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -69,15 +67,7 @@ func FuzzCollect(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	paths, _ := filepath.Glob("../../fixtures/workflows/.github/workflows/*.yml")
-	for _, p := range paths {
-		if b, err := os.ReadFile(p); err == nil {
-			f.Add(b)
-		}
-	}
-	for _, s := range fuzzSeeds {
-		f.Add([]byte(s))
-	}
+	fuzzcheck.Seed(f, []string{"../../fixtures/workflows/.github/workflows/*.yml"}, fuzzSeeds...)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, err := fuzzcheck.Collect(t, New(), wfPath, data, fuzzcheck.Options{})
 		if err != nil {

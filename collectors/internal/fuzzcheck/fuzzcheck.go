@@ -12,6 +12,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -30,6 +32,29 @@ const Timeout = 10 * time.Second
 type Options struct {
 	// NoLines: the format has no lines to name (errors may carry line 0).
 	NoLines bool
+}
+
+// Seed adds to f's corpus every file matching the globs (the project's
+// fixtures) and the inline seeds. A glob that matches nothing fails: a moved
+// fixture must not quietly empty a corpus.
+func Seed(f *testing.F, globs []string, seeds ...string) {
+	f.Helper()
+	for _, g := range globs {
+		paths, err := filepath.Glob(g)
+		if err != nil || len(paths) == 0 {
+			f.Fatalf("seed glob %s matches no file", g)
+		}
+		for _, p := range paths {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(b)
+		}
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
 }
 
 // Collect runs c on data at path twice, checks the properties and returns
