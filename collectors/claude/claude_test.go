@@ -214,39 +214,6 @@ func TestMalformed(t *testing.T) {
 	}
 }
 
-func FuzzCollect(f *testing.F) {
-	for _, s := range []string{
-		`{"permissions":{"defaultMode":"bypassPermissions","allow":["Bash(*)"]},"sandbox":{"enabled":false,"network":{"allowedDomains":["*"]}}}`,
-		`{"env":{"TOKEN":"` + fakePAT + `"}, /* c */ "apiKeyHelper":"x",}`,
-		`[[[{"a":1}]]]`,
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var doc model.Document
-		err := New().Collect(context.Background(), ".claude/settings.json", data, &doc)
-		var pe *collectors.ParseError
-		if err != nil && !errors.As(err, &pe) {
-			t.Fatalf("error is not a ParseError: %v", err)
-		}
-		if len(doc.Agents) > 1 {
-			t.Fatalf("%d agents from one file", len(doc.Agents))
-		}
-		for _, a := range doc.Agents {
-			for _, k := range a.UnknownKeys {
-				if k.Line < 1 || k.File == "" {
-					t.Fatalf("unknown key without location: %+v", k)
-				}
-			}
-		}
-		for _, c := range doc.Credentials {
-			if c.Fingerprint == "" || c.Line < 1 {
-				t.Fatalf("credential without fingerprint or line: %+v", c)
-			}
-		}
-	})
-}
-
 // TestScanFixtures runs the collector through the real directory scan.
 func TestScanFixtures(t *testing.T) {
 	doc, errs, err := collectors.Scan(context.Background(), "../../fixtures/claude", collectors.Options{Collectors: []collectors.Collector{New()}})

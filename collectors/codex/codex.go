@@ -15,6 +15,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/mcp"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -63,8 +64,7 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 		doc.Agents = append(doc.Agents, c.agent(name))
 	}
 	c.providers(doc)
-	c.mcpServers(doc)
-	return nil
+	return mcp.EntryErrors(c.mcpServers(doc))
 }
 
 // scope tells whose settings these are from where the file lies.

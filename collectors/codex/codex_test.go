@@ -216,38 +216,6 @@ func TestMalformed(t *testing.T) {
 	}
 }
 
-func FuzzCollect(f *testing.F) {
-	for _, s := range []string{
-		"sandbox_mode = \"danger-full-access\"\n[profiles.x]\napproval_policy = \"never\"\n",
-		"[mcp_servers.a]\ncommand = \"npx\"\nargs = [\"-y\", \"p@1.0.0\"]\nenv = { K = \"v\" }\n",
-		"a.b.\"c.d\" = { e = [1, { f = 2 }] }\n[[arr]]\nx = 1\n",
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var doc model.Document
-		err := New().Collect(context.Background(), ".codex/config.toml", data, &doc)
-		if err != nil {
-			var pe *collectors.ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("error is not a ParseError: %v", err)
-			}
-			if len(doc.Agents) != 0 {
-				t.Fatal("facts added from a file that failed to parse")
-			}
-			return
-		}
-		if len(doc.Agents) == 0 || doc.Agents[0].Profile != "" {
-			t.Fatalf("a parsed file must give the top-level agent first: %+v", doc.Agents)
-		}
-		for _, c := range doc.Credentials {
-			if c.Fingerprint == "" {
-				t.Fatalf("credential without fingerprint: %+v", c)
-			}
-		}
-	})
-}
-
 // TestScanFixtures runs the collector through the real directory scan.
 func TestScanFixtures(t *testing.T) {
 	doc, errs, err := collectors.Scan(context.Background(), "../../fixtures/codex", collectors.Options{Collectors: []collectors.Collector{New()}})

@@ -1,6 +1,9 @@
 package codex
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/sandbox-audit/sandbox-audit/collectors/codex/mcpcmd"
 	"github.com/sandbox-audit/sandbox-audit/collectors/mcp"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
@@ -9,22 +12,33 @@ import (
 
 // mcpServers reads [mcp_servers.<name>]. A server with enabled = false is
 // not launched and adds no MCPServer, but its literal secrets still sit in
-// the file and are reported.
-func (c *cfg) mcpServers(doc *model.Document) {
-	servers, _ := c.root["mcp_servers"].(map[string]any)
+// the file and are reported. A field of the wrong type (Codex itself would
+// refuse the file) is a problem; the rest of the entry, the other entries
+// and the profiles are read all the same.
+func (c *cfg) mcpServers(doc *model.Document) []mcp.Problem {
+	var problems []mcp.Problem
+	raw, present := c.root["mcp_servers"]
+	servers, ok := raw.(map[string]any)
+	if present && !ok {
+		return []mcp.Problem{{Line: c.loc("mcp_servers").Line, What: "mcp_servers is not a table"}}
+	}
 	for _, name := range c.sortedKeys(servers, "mcp_servers") {
+		label := fmt.Sprintf("MCP server %q", name)
+		key := func(k ...string) model.Loc { return c.loc(append([]string{"mcp_servers", name}, k...)...) }
 		s, ok := servers[name].(map[string]any)
 		if !ok {
+			problems = append(problems, mcp.Problem{Line: key().Line, What: label + " is not a table"})
 			continue
 		}
-		key := func(k ...string) model.Loc { return c.loc(append([]string{"mcp_servers", name}, k...)...) }
+		problems = append(problems, c.shapeProblems(label, s, key)...)
 		ctx := "codex MCP server " + name
 		srv := model.MCPServer{Name: name, Config: "codex", Transport: "stdio", Loc: key()}
 		cred := func(r model.SecretRef, where, what string, loc model.Loc) {
 			doc.Credentials = append(doc.Credentials, model.Credential{SecretRef: r, Where: where, Context: ctx + " " + what, ReadableByAgent: true, Loc: loc})
 		}
+		// A blank command launches nothing: it is kept as "" (no command).
 		srv.Command, _ = s["command"].(string)
-		srv.Command = secrets.Redact(srv.Command)
+		srv.Command = secrets.Redact(strings.TrimSpace(srv.Command))
 		var args []string
 		if list, ok := s["args"].([]any); ok {
 			for _, a := range list {
@@ -96,4 +110,60 @@ func (c *cfg) mcpServers(doc *model.Document) {
 		}
 		doc.MCPServers = append(doc.MCPServers, srv)
 	}
+	return problems
+}
+
+// shapeProblems checks the TOML types of the fields a server is read from.
+func (c *cfg) shapeProblems(label string, s map[string]any, key func(...string) model.Loc) []mcp.Problem {
+	var ps []mcp.Problem
+	bad := func(k, what string) {
+		ps = append(ps, mcp.Problem{Line: key(k).Line, What: label + ": " + k + " " + what})
+	}
+	for _, k := range []string{"command", "url", "bearer_token"} {
+		if v, ok := s[k]; ok {
+			if _, isStr := v.(string); !isStr {
+				bad(k, "is not a string")
+			}
+		}
+	}
+	for _, k := range []string{"args", "env_vars"} {
+		v, ok := s[k]
+		if !ok {
+			continue
+		}
+		list, isList := v.([]any)
+		if !isList {
+			bad(k, "is not a list of strings")
+			continue
+		}
+		for _, x := range list {
+			if _, isStr := x.(string); !isStr {
+				bad(k, "holds a value that is not a string")
+				break
+			}
+		}
+	}
+	for _, k := range []string{"env", "http_headers"} {
+		v, ok := s[k]
+		if !ok {
+			continue
+		}
+		m, isMap := v.(map[string]any)
+		if !isMap {
+			bad(k, "is not a table")
+			continue
+		}
+		for _, x := range m {
+			if _, isStr := x.(string); !isStr {
+				bad(k, "holds a value that is not a string")
+				break
+			}
+		}
+	}
+	if v, ok := s["enabled"]; ok {
+		if _, isBool := v.(bool); !isBool {
+			bad("enabled", "is not a boolean")
+		}
+	}
+	return ps
 }

@@ -10,13 +10,12 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/yamlpos"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -75,9 +74,10 @@ func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.
 }
 
 // parse reads every YAML document of the stream as a node tree. Each tree is
-// also decoded once into plain values: that pass applies yaml.v3's limits
-// on alias expansion (an alias bomb fails fast here instead of in our
-// walk) and rejects duplicate keys, as compose itself does.
+// checked once as yaml.v3 would decode it into plain values (check): that
+// pass applies yaml.v3's limits on alias expansion (an alias bomb fails
+// fast here instead of in our walk) and rejects duplicate keys, as compose
+// itself does.
 func parse(data []byte) ([]*yaml.Node, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var roots []*yaml.Node
@@ -88,76 +88,15 @@ func parse(data []byte) ([]*yaml.Node, error) {
 			return roots, nil
 		}
 		if err != nil {
-			line := errLine(err)
-			if line == 0 {
-				line = collectors.QuotedLine(data, err)
-			}
-			return nil, &collectors.ParseError{Line: line, Err: fmt.Errorf("parse compose file: %w", err)}
+			return nil, &collectors.ParseError{Line: yamlpos.ErrLine(err, data), Err: fmt.Errorf("parse compose file: %w", err)}
 		}
-		var v any
-		if err := n.Decode(&v); err != nil {
-			line := errLine(err)
-			if line == 0 {
-				line = badMergeLine(&n, 0)
-			}
-			if line == 0 {
-				line = collectors.QuotedLine(data, err)
-			}
-			return nil, &collectors.ParseError{Line: line, Err: fmt.Errorf("parse compose file: %w", err)}
+		if err := check(&n); err != nil {
+			return nil, err
 		}
 		if len(n.Content) > 0 {
 			roots = append(roots, n.Content[0])
 		}
 	}
-}
-
-// badMergeLine finds a merge key whose value is not a mapping or a list of
-// mappings, the one decode error yaml.v3 reports without a line.
-func badMergeLine(n *yaml.Node, depth int) int {
-	if n == nil || depth > 10000 {
-		return 0
-	}
-	if n.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if k := n.Content[i]; isMerge(k) && !mergeable(n.Content[i+1]) {
-				return k.Line
-			}
-		}
-	}
-	for _, c := range n.Content {
-		if l := badMergeLine(c, depth+1); l > 0 {
-			return l
-		}
-	}
-	return 0
-}
-
-func mergeable(v *yaml.Node) bool {
-	v = resolve(v)
-	if v == nil {
-		return false
-	}
-	if v.Kind == yaml.SequenceNode {
-		for _, it := range v.Content {
-			if it = resolve(it); it == nil || it.Kind != yaml.MappingNode {
-				return false
-			}
-		}
-		return true
-	}
-	return v.Kind == yaml.MappingNode
-}
-
-var lineRe = regexp.MustCompile(`line (\d+)`)
-
-// errLine pulls the line out of a yaml.v3 error; yaml.v3 only says it in
-// the message.
-func errLine(err error) int {
-	if m := lineRe.FindStringSubmatch(err.Error()); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		return n
-	}
-	return 0
 }
 
 // collectDoc turns one YAML document into workloads.

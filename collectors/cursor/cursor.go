@@ -5,9 +5,11 @@
 package cursor
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
@@ -70,7 +72,13 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 			a.AllowedDomains = append(a.AllowedDomains, model.Str{Value: e.Str, Loc: loc(e.Line)})
 		}
 	}
-	for level, known := range map[string]*jsonpos.Value{"": root, "networkPolicy": np} {
+	// Levels in a fixed order: ranging over a map gave unknown keys of one
+	// line in a different order from run to run.
+	for _, lv := range []struct {
+		level string
+		known *jsonpos.Value
+	}{{"", root}, {"networkPolicy", np}} {
+		level, known := lv.level, lv.known
 		if known == nil || known.Kind != jsonpos.Object {
 			continue
 		}
@@ -104,10 +112,7 @@ func homeLike(p string) bool {
 	return false
 }
 
+// sortByLine orders facts by line, keeping the order of those on one line.
 func sortByLine(s []model.Str) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j].Line < s[j-1].Line; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
+	slices.SortStableFunc(s, func(a, b model.Str) int { return cmp.Compare(a.Line, b.Line) })
 }

@@ -93,20 +93,3 @@ func TestMalformed(t *testing.T) {
 		}
 	}
 }
-
-func FuzzCollect(f *testing.F) {
-	f.Add([]byte(`{"type":"insecure_none","networkPolicy":{"default":"allow","allow":["a"]},"x":1}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var doc model.Document
-		err := New().Collect(context.Background(), ".cursor/sandbox.json", data, &doc)
-		var pe *collectors.ParseError
-		if err != nil && !errors.As(err, &pe) {
-			t.Fatalf("error is not a ParseError: %v", err)
-		}
-		for _, a := range doc.Agents {
-			if a.NetworkAccess != nil && (a.NetworkDefault == nil || a.NetworkDefault.Value != "allow") {
-				t.Fatalf("network access without an allow default: %+v", a)
-			}
-		}
-	})
-}

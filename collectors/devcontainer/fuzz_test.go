@@ -1,14 +1,10 @@
 package devcontainer
 
 import (
-	"bytes"
-	"context"
-	"errors"
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/fuzzcheck"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -17,7 +13,7 @@ import (
 // in its environment listed as a credential.
 func checkConsistent(t *testing.T, path string, data []byte, doc *model.Document) {
 	t.Helper()
-	lines := bytes.Count(data, []byte("\n")) + 1
+	lines := fuzzcheck.Lines(data)
 	check := func(what string, l model.Loc) {
 		t.Helper()
 		if l.File != path || l.Line < 1 || l.Line > lines {
@@ -83,28 +79,14 @@ func checkConsistent(t *testing.T, path string, data []byte, doc *model.Document
 }
 
 func FuzzCollect(f *testing.F) {
-	for _, p := range []string{
-		"../../fixtures/devcontainer/insecure/.devcontainer/devcontainer.json",
-		"../../fixtures/devcontainer/hardened/.devcontainer/devcontainer.json",
-	} {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
 	f.Add([]byte(`{"runArgs": ["-e", "A=b", "--net", "none", "-v", "${localEnv:HOME}:/h:ro", "--cap-add"], /* c */ "appPort": 1,}`))
 	f.Add([]byte(`{"features": {"docker-in-docker": true, "./local": {}}, "postStartCommand": {"a": ["x"], "b": 1}}`))
 	f.Add([]byte("\ufeff[[{\"a\":\"\\\"]\"}]]"))
+	fuzzcheck.Seed(f, []string{"../../fixtures/devcontainer/*/.devcontainer/devcontainer.json"}, fuzzSeeds...)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc := &model.Document{}
 		const p = ".devcontainer/devcontainer.json"
-		err := New().Collect(context.Background(), p, data, doc)
+		doc, err := fuzzcheck.Collect(t, New(), p, data, fuzzcheck.Options{})
 		if err != nil {
-			var pe *collectors.ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("error %v is not a ParseError", err)
-			}
 			if len(doc.Workloads) != 0 {
 				t.Fatal("facts added despite an error")
 			}

@@ -182,7 +182,7 @@ func TestMalformed(t *testing.T) {
 	}{
 		{"binary junk", "FROM a\n\x00\x01\x02\xff\xfe", 2, "binary data"},
 		{"unknown instruction", "FROM a\nRUN ok\nFORM b\n", 3, "line 3: unknown instruction"},
-		{"empty", "", 0, "no instructions"},
+		{"empty", "", 1, "no instructions"},
 		{"only comments", "# nothing\n", 1, "no instructions"},
 		{"no FROM", "ARG X=1\n", 1, "no FROM"},
 		{"instruction before FROM", "RUN x\nFROM a\n", 1, "RUN before the first FROM"},

@@ -125,7 +125,9 @@ func errorLine(err error) int {
 			}
 		}
 	}
-	return 0
+	// An error buildkit does not place (an empty file) is about the file
+	// from its start.
+	return 1
 }
 
 // unwrapLocation drops buildkit's location wrapper, whose message repeats

@@ -1,14 +1,10 @@
 package dockerfile
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
-	"os"
 	"testing"
 
-	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/fuzzcheck"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -22,7 +18,7 @@ func docText(doc *model.Document) string {
 // a variable is also listed as a credential.
 func checkConsistent(t *testing.T, path string, data []byte, doc *model.Document) {
 	t.Helper()
-	lines := bytes.Count(data, []byte("\n")) + 1
+	lines := fuzzcheck.Lines(data)
 	check := func(what string, l model.Loc) {
 		if l.File != path || l.Line < 1 || l.Line > lines {
 			t.Errorf("%s at %s:%d, want %s:1..%d", what, l.File, l.Line, path, lines)
@@ -67,25 +63,14 @@ func checkConsistent(t *testing.T, path string, data []byte, doc *model.Document
 }
 
 func FuzzCollect(f *testing.F) {
-	for _, p := range []string{"../../fixtures/dockerfile/insecure/Dockerfile", "../../fixtures/dockerfile/hardened/Dockerfile"} {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
 	f.Add([]byte("FROM a AS b\nFROM b\nUSER x\nRUN <<EOF\ncurl x | sh\nEOF\n"))
 	f.Add([]byte("ARG B=x\nFROM ${B:-y}@sha256:zz\nENV A=\"q\" B='r'\nADD http://h/a?k=v /\n"))
 	f.Add([]byte("# escape=`\nFROM a\nRUN echo `\n  x | sh\n"))
 	f.Add([]byte("FROM a\nRUN (curl x|(sh\"'`$(<("))
+	fuzzcheck.Seed(f, []string{"../../fixtures/dockerfile/*/Dockerfile"}, fuzzSeeds...)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc := &model.Document{}
-		err := New().Collect(context.Background(), "Dockerfile", data, doc)
+		doc, err := fuzzcheck.Collect(t, New(), "Dockerfile", data, fuzzcheck.Options{})
 		if err != nil {
-			var pe *collectors.ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("error %v is not a ParseError", err)
-			}
 			if len(doc.Images) != 0 {
 				t.Fatal("facts added despite an error")
 			}

@@ -1,20 +1,13 @@
 package firewall
 
 import (
-	"bytes"
-	"context"
-	"errors"
-	"fmt"
 	"testing"
-	"time"
 
-	"github.com/sandbox-audit/sandbox-audit/collectors"
-	"github.com/sandbox-audit/sandbox-audit/model"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/fuzzcheck"
 )
 
-// FuzzCollect feeds arbitrary scripts: the collector must not panic, a
-// malformed script is a ParseError inside the file, and every fact points
-// into it.
+// FuzzCollect feeds arbitrary scripts: what fuzzcheck.Collect checks of
+// every collector, and every firewall fact points into the script.
 func FuzzCollect(f *testing.F) {
 	for _, seed := range []string{
 		"iptables -P OUTPUT DROP\niptables -A OUTPUT -p tcp --dport 22 -j ACCEPT\n",
@@ -29,27 +22,13 @@ func FuzzCollect(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
+	fuzzcheck.Seed(f, []string{"../../fixtures/scenarios/devcontainer-firewall*/.devcontainer/*.sh"})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var doc model.Document
-		done := make(chan struct{})
-		timer := time.AfterFunc(10*time.Second, func() {
-			select {
-			case <-done:
-			default:
-				panic(fmt.Sprintf("collect took over 10s on %q", data))
-			}
-		})
-		err := New().Collect(context.Background(), file, data, &doc)
-		close(done)
-		timer.Stop()
-		lines := bytes.Count(data, []byte("\n")) + 1
+		doc, err := fuzzcheck.Collect(t, New(), file, data, fuzzcheck.Options{})
 		if err != nil {
-			var pe *collectors.ParseError
-			if errors.As(err, &pe) && (pe.Line < 0 || pe.Line > lines+1) {
-				t.Fatalf("parse error at line %d of %d", pe.Line, lines)
-			}
 			return
 		}
+		lines := fuzzcheck.Lines(data)
 		for _, fw := range doc.Firewalls {
 			if fw.File != file {
 				t.Fatalf("firewall file %q", fw.File)

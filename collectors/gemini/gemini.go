@@ -13,6 +13,7 @@ import (
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/jsonpos"
+	"github.com/sandbox-audit/sandbox-audit/collectors/mcp"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -129,8 +130,7 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 	a.Allow = strs(first(root.Path("tools", "allowed"), root.Get("allowedTools")), loc)
 	a.Deny = strs(first(root.Path("tools", "exclude"), root.Get("excludeTools")), loc)
 	doc.Agents = append(doc.Agents, a)
-	mcpServers(p, root.Get("mcpServers"), doc)
-	return nil
+	return mcp.EntryErrors(mcpServers(p, root.Get("mcpServers"), doc))
 }
 
 // first returns the first value that is set.

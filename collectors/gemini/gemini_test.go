@@ -158,24 +158,6 @@ func TestMalformed(t *testing.T) {
 	}
 }
 
-func FuzzCollect(f *testing.F) {
-	f.Add([]byte(`{"tools":{"sandbox":"docker"},"mcpServers":{"a":{"command":"npx","args":["-y","x@1.0.0"],"env":{"T":"$X"},"trust":true}}}`))
-	f.Add([]byte(`{"mcpServers":{"b":{"url":"http://u:p@h/x?k=v","headers":{"Authorization":"Bearer x"}}}}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var doc model.Document
-		err := New().Collect(context.Background(), ".gemini/settings.json", data, &doc)
-		var pe *collectors.ParseError
-		if err != nil && (!errors.As(err, &pe) || len(doc.Agents) != 0) {
-			t.Fatalf("err = %v with %d agents", err, len(doc.Agents))
-		}
-		for _, m := range doc.MCPServers {
-			if m.Config != "gemini" || m.Line < 1 {
-				t.Fatalf("inconsistent server %+v", m)
-			}
-		}
-	})
-}
-
 // TestToolLists: tools.core (coreTools in the flat form) is the only set of
 // built-in tools; tools.allowed skips confirmation; tools.exclude removes.
 func TestToolLists(t *testing.T) {

@@ -1,6 +1,9 @@
 package gemini
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/sandbox-audit/sandbox-audit/collectors/codex/mcpcmd"
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/jsonpos"
 	"github.com/sandbox-audit/sandbox-audit/collectors/mcp"
@@ -11,23 +14,35 @@ import (
 // mcpServers reads mcpServers.<name>: command/args/env (stdio), url (SSE) or
 // httpUrl (streamable HTTP), headers, and trust, which skips every
 // confirmation for the server's tools.
-func mcpServers(file string, v *jsonpos.Value, doc *model.Document) {
-	if v == nil || v.Kind != jsonpos.Object {
-		return
+// A field of the wrong type is a problem; the rest of the entry and every
+// other entry are read all the same.
+func mcpServers(file string, v *jsonpos.Value, doc *model.Document) []mcp.Problem {
+	if v == nil || v.Kind == jsonpos.Null {
+		return nil
 	}
+	if v.Kind != jsonpos.Object {
+		return []mcp.Problem{{Line: v.Line, What: "mcpServers is not an object"}}
+	}
+	var problems []mcp.Problem
 	loc := func(v *jsonpos.Value) model.Loc { return model.Loc{File: file, Line: v.Line} }
 	for _, m := range v.Members {
 		s := m.Value
+		label := fmt.Sprintf("MCP server %q", m.Key)
 		if s.Kind != jsonpos.Object {
+			if s.Kind != jsonpos.Null {
+				problems = append(problems, mcp.Problem{Line: m.Line, What: label + " is not an object"})
+			}
 			continue
 		}
+		problems = append(problems, mcp.ShapeProblems(label, s)...)
 		ctx := "gemini MCP server " + m.Key
 		cred := func(r model.SecretRef, where, what string, l model.Loc) {
 			doc.Credentials = append(doc.Credentials, model.Credential{SecretRef: r, Where: where, Context: ctx + " " + what, ReadableByAgent: true, Loc: l})
 		}
 		srv := model.MCPServer{Name: m.Key, Config: "gemini", Transport: "stdio", Loc: model.Loc{File: file, Line: m.Line}}
 		if c := s.Get("command"); c != nil && c.Kind == jsonpos.String {
-			srv.Command = secrets.Redact(c.Str)
+			// A blank command launches nothing: it is kept as "" (no command).
+			srv.Command = secrets.Redact(strings.TrimSpace(c.Str))
 		}
 		var args []string
 		argv := s.Get("args")
@@ -89,4 +104,5 @@ func mcpServers(file string, v *jsonpos.Value, doc *model.Document) {
 		}
 		doc.MCPServers = append(doc.MCPServers, srv)
 	}
+	return problems
 }

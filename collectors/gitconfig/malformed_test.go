@@ -4,12 +4,10 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/fuzzcheck"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -42,28 +40,16 @@ func TestCollectMalformed(t *testing.T) {
 }
 
 func FuzzCollect(f *testing.F) {
-	paths, _ := filepath.Glob("../../fixtures/gitconfig/*")
-	for _, p := range paths {
-		if b, err := os.ReadFile(p); err == nil {
-			f.Add(b)
-		}
-	}
 	f.Add([]byte("[a \"b\\\"c\"]\n k = \"x\\\n y\" ; c\n"))
 	f.Add([]byte("[http]\n extraheader = AUTHORIZATION: basic " + b64("x-access-token:abc") + "\n"))
 	f.Add([]byte("[url \"https://a:b@c/?token=x#y\"]\n insteadOf = https://c/\n"))
+	fuzzcheck.Seed(f, []string{"../../fixtures/gitconfig/*"}, fuzzSeeds...)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc := &model.Document{}
-		err := Collector{}.Collect(context.Background(), ".git/config", data, doc)
-		if err != nil {
-			var pe *collectors.ParseError
-			if !errors.As(err, &pe) || pe.Line < 1 {
-				t.Fatalf("error is not a ParseError with a line: %v", err)
-			}
-		}
+		doc, _ := fuzzcheck.Collect(t, Collector{}, ".git/config", data, fuzzcheck.Options{})
 		if len(doc.GitConfigs) != 1 {
 			t.Fatalf("want one GitConfig per file, got %d", len(doc.GitConfigs))
 		}
-		lines := strings.Count(string(data), "\n") + 1
+		lines := fuzzcheck.Lines(data)
 		g := doc.GitConfigs[0]
 		for _, group := range [][]model.Str{g.CredentialHelpers, g.ExtraHeaders, g.CredentialURLs, g.Includes} {
 			for _, s := range group {

@@ -18,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/yamlpos"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -72,10 +73,8 @@ func decode(ctx context.Context, data []byte) ([]object, error) {
 			return objs, nil
 		}
 		if err != nil {
-			line, msg := splitYAMLError(err)
-			if line == 0 {
-				line = collectors.QuotedLine(data, err)
-			}
+			_, msg := splitYAMLError(err)
+			line := yamlpos.ErrLine(err, data)
 			if bytes.Contains(data, []byte("{{")) {
 				msg += " (a Helm or Go template? scan its rendered output, e.g. helm template)"
 			}

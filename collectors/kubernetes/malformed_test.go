@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/fuzzcheck"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -116,28 +115,14 @@ func TestMatch(t *testing.T) {
 }
 
 func FuzzCollect(f *testing.F) {
-	seeds, _ := filepath.Glob("../../fixtures/kubernetes/*.yaml")
-	more, _ := filepath.Glob("../../fixtures/scenarios/k8s-gvisor-hardened/*.yaml")
-	crds, _ := filepath.Glob("../../fixtures/kubernetes/*/*/*.yaml")
-	for _, p := range append(append(seeds, more...), crds...) {
-		if b, err := os.ReadFile(p); err == nil {
-			f.Add(b)
-		}
-	}
 	f.Add([]byte(linkPod))
 	f.Add([]byte(billionLaughs(4)))
 	f.Add([]byte(mergeBomb()))
 	f.Add([]byte("apiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: Pod, spec: {containers: [{}]}}]\n"))
+	fuzzcheck.Seed(f, []string{"../../fixtures/kubernetes/*.yaml", "../../fixtures/kubernetes/*/*/*.yaml", "../../fixtures/scenarios/k8s-gvisor-hardened/*.yaml"}, fuzzSeeds...)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc := &model.Document{}
-		err := Collector{}.Collect(context.Background(), "f.yaml", data, doc)
-		Collector{}.Link(doc)
-		if err != nil {
-			var pe *collectors.ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("error is not a ParseError: %v", err)
-			}
-		}
+		// fuzzcheck links the document, as the scan does.
+		doc, _ := fuzzcheck.Collect(t, Collector{}, "f.yaml", data, fuzzcheck.Options{})
 		for _, w := range doc.Workloads {
 			if w.Source != "kubernetes" || !strings.HasPrefix(w.ID, "k8s:") || w.File != "f.yaml" || w.Line < 1 {
 				t.Fatalf("inconsistent workload %+v", w)

@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // launch is what a server's command line says about the code it runs.
@@ -15,9 +16,21 @@ type launch struct {
 // parseLaunch reads command and args. A package launcher (npx, uvx, docker
 // run…) fetches code by name at start: it is pinned only by an exact
 // version or an image digest. A direct binary or a local path runs what is
-// already on disk: nothing to pin, so it counts as pinned.
+// already on disk: nothing to pin, so it counts as pinned. A blank command
+// launches nothing: no launcher, nothing pinned.
 func parseLaunch(command string, args []string) launch {
-	if len(args) == 0 && strings.ContainsAny(command, " \t") {
+	l := readLaunch(command, args)
+	// "pkg @1.0" names "pkg", not "pkg " (found by FuzzParseLaunch).
+	l.pkg = strings.TrimSpace(l.pkg)
+	return l
+}
+
+func readLaunch(command string, args []string) launch {
+	command = strings.TrimSpace(command)
+	if command == "" {
+		return launch{}
+	}
+	if len(args) == 0 && strings.IndexFunc(command, unicode.IsSpace) >= 0 {
 		// "command": "npx -y pkg" — some clients accept a whole line.
 		f := strings.Fields(command)
 		command, args = f[0], f[1:]
@@ -33,8 +46,8 @@ func parseLaunch(command string, args []string) launch {
 		return ""
 	}
 	switch {
-	case base == "cmd" && strings.EqualFold(arg(0), "/c") && len(args) > 1:
-		return parseLaunch(args[1], args[2:])
+	case base == "cmd" && strings.EqualFold(arg(0), "/c") && strings.TrimSpace(arg(1)) != "":
+		return readLaunch(args[1], args[2:])
 	case base == "npx" || base == "bunx":
 		return npm(base, args)
 	case base == "pnpx":
@@ -115,6 +128,7 @@ func npm(launcher string, args []string) launch {
 	if pkg == "" {
 		pkg = first
 	}
+	pkg = strings.TrimSpace(pkg)
 	l := launch{launcher: launcher}
 	switch {
 	case isLocal(pkg):

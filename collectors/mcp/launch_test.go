@@ -66,3 +66,41 @@ func TestParseLaunch(t *testing.T) {
 		t.Errorf("whole command line: got %+v", got)
 	}
 }
+
+// TestParseLaunchDegenerate: blank, quote-only and flag-only command lines
+// once panicked (strings.Fields of " " is empty) and took the whole file
+// with them. A blank command launches nothing.
+func TestParseLaunchDegenerate(t *testing.T) {
+	tests := []struct {
+		name    string
+		command string
+		args    []string
+		want    launch
+	}{
+		{"empty", "", nil, launch{}},
+		{"space", " ", nil, launch{}},
+		{"tab", "\t", nil, launch{}},
+		{"newlines and spaces", " \n\r\v ", nil, launch{}},
+		{"blank with args", "  ", []string{"-y", "pkg"}, launch{}},
+		{"cmd /c blank", "cmd", []string{"/c", " "}, launch{pinned: true}},
+		{"cmd /c nothing", "cmd", []string{"/c"}, launch{pinned: true}},
+		{"quotes only", `""`, nil, launch{pinned: true}},
+		{"quoted blank", `" "`, nil, launch{pinned: true}},
+		{"lone --", "--", nil, launch{pinned: true}},
+		{"npx --", "npx", []string{"--"}, launch{launcher: "npx"}},
+		{"npx -- blank", "npx", []string{"--", " "}, launch{launcher: "npx"}},
+		{"npx -p at end", "npx", []string{"-p"}, launch{launcher: "npx"}},
+		{"uvx --from at end", "uvx", []string{"--from"}, launch{launcher: "uvx"}},
+		{"docker run nothing", "docker", []string{"run"}, launch{launcher: "docker"}},
+		{"docker run @", "docker", []string{"run", "@"}, launch{launcher: "docker"}},
+		{"whole line with tab", "npx\t-y\tpkg@1.0.0", nil, launch{"npx", "pkg", "1.0.0", true}},
+		{"leading blank line", "  npx -y pkg", nil, launch{"npx", "pkg", "", false}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, parseLaunch(tt.command, tt.args), cmp.AllowUnexported(launch{})); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -3,13 +3,15 @@ package mcp
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/fuzzcheck"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/jsonpos"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -69,40 +71,79 @@ func TestMalformed(t *testing.T) {
 }
 
 func FuzzCollect(f *testing.F) {
-	paths, _ := filepath.Glob("../../fixtures/mcp/*/.mcp.json")
-	more, _ := filepath.Glob("../../fixtures/mcp/*/.vscode/mcp.json")
-	for _, p := range append(paths, more...) {
-		if b, err := os.ReadFile(p); err == nil {
-			f.Add(b)
-		}
-	}
-	f.Add([]byte(`{"servers": {"a": {"command": "docker", "args": ["run", "-e", "K=V", "--header", "Authorization: x", "img@sha256:"]}}}`))
-	f.Add([]byte(`{"mcpServers": {"a": {"url": "http://u:p@h/?k=${input:x}&t=v#f", "headers": {"Authorization": "Bearer ${X:-y}"}}}}`))
+	fuzzcheck.Seed(f, []string{"../../fixtures/mcp/*/.mcp.json", "../../fixtures/mcp/*/.vscode/mcp.json"}, fuzzSeeds...)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc := &model.Document{}
-		err := Collector{}.Collect(context.Background(), ".vscode/mcp.json", data, doc)
-		if err != nil {
-			var pe *collectors.ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("error is not a ParseError: %v", err)
-			}
-			if len(doc.MCPServers) != 0 {
-				t.Fatalf("servers from a malformed file")
-			}
+		doc, err := fuzzcheck.Collect(t, Collector{}, ".vscode/mcp.json", data, fuzzcheck.Options{})
+		// A file that does not parse adds nothing; a bad entry of one that
+		// does comes back beside the other entries' facts.
+		if _, perr := jsonpos.Parse(data); err != nil && perr != nil && len(doc.MCPServers) != 0 {
+			t.Fatalf("servers from a malformed file")
 		}
-		lines := strings.Count(string(data), "\n") + 1
 		for _, s := range doc.MCPServers {
-			if s.File != ".vscode/mcp.json" || s.Line < 1 || s.Line > lines || s.Config != "vscode" {
+			if s.File != ".vscode/mcp.json" || s.Config != "vscode" {
 				t.Fatalf("inconsistent server %+v", s)
 			}
 			if s.Launcher == "" && s.Command != "" && !s.Pinned {
 				t.Fatalf("direct command %q not pinned", s.Command)
 			}
+			if s.Command != strings.TrimSpace(s.Command) {
+				t.Fatalf("command %q kept its blanks", s.Command)
+			}
 		}
 		for _, c := range doc.Credentials {
-			if c.Fingerprint == "" || c.Line < 1 || c.Line > lines {
-				t.Fatalf("inconsistent credential %+v", c)
+			if c.Fingerprint == "" {
+				t.Fatalf("credential without fingerprint %+v", c)
 			}
 		}
 	})
+}
+
+// TestBadEntries: one server entry that no client could launch (a blank
+// command, args that are not strings, env that is not an object) yields an
+// errors[] entry at its line, and every other entry is still read.
+func TestBadEntries(t *testing.T) {
+	const src = `{
+  "mcpServers": {
+    "blank": {"command": " "},
+    "tab": {"command": "\t", "args": []},
+    "quotes": {"command": "\"\""},
+    "dashes": {"command": "--"},
+    "cmd-blank": {"command": "cmd", "args": ["/c", " "]},
+    "nulls": {"command": null, "args": null, "env": null, "headers": {"X": null}},
+    "bad-args": {"command": "npx", "args": ["-y", 7, {"a": null}]},
+    "args-string": {"command": "npx", "args": "-y pkg"},
+    "env-list": {"command": "srv", "env": ["A=1"]},
+    "env-nested": {"command": "srv", "env": {"A": {"b": null}}},
+    "command-object": {"command": {"path": "npx"}},
+    "github": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github@latest"]}
+  }
+}
+`
+	doc := &model.Document{}
+	err := Collector{}.Collect(context.Background(), ".mcp.json", []byte(src), doc)
+	var pe *collectors.ParseError
+	if !errors.As(err, &pe) || pe.Line != 9 {
+		t.Fatalf("Collect() = %v, want a ParseError at line 9", err)
+	}
+	for _, want := range []string{`MCP server: args holds a number`, `MCP server: args is not a list of strings (line 10)`,
+		`MCP server: env is not an object (line 11)`, `MCP server: a value of env is not a string (line 12)`,
+		`MCP server: command is not a string (line 13)`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	type srv struct{ Name, Command, Launcher, Package, Version string }
+	var got []srv
+	for _, s := range doc.MCPServers {
+		got = append(got, srv{s.Name, s.Command, s.Launcher, s.Package, s.Version})
+	}
+	want := []srv{
+		{"blank", "", "", "", ""}, {"tab", "", "", "", ""}, {"quotes", `""`, "", "", ""}, {"dashes", "--", "", "", ""},
+		{"cmd-blank", "cmd", "", "", ""}, {"nulls", "", "", "", ""}, {"bad-args", "npx", "npx", "7", ""},
+		{"args-string", "npx", "npx", "", ""}, {"env-list", "srv", "", "", ""}, {"env-nested", "srv", "", "", ""},
+		{"command-object", "", "", "", ""}, {"github", "npx", "npx", "@modelcontextprotocol/server-github", "latest"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("servers (-want +got):\n%s", diff)
+	}
 }

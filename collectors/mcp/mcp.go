@@ -50,23 +50,29 @@ func configKind(p string) string {
 
 // Collect implements collectors.Collector. A JSON file without an
 // mcpServers or servers object is not an MCP configuration: nothing is added.
+// Fields of the wrong type (args that is not a list of strings…) come back
+// as one ParseError beside the facts of every entry.
 func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.Document) error {
 	root, err := jsonpos.Parse(data)
 	if err != nil {
 		return err
 	}
 	c := &collector{path: p, doc: doc, kind: configKind(p)}
+	var problems []Problem
 	for _, key := range []string{"mcpServers", "servers"} {
 		for _, m := range members(root.Get(key)) {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("read mcp servers: %w", err)
 			}
 			if m.Value.Kind == jsonpos.Object {
+				// A field of the wrong type is reported, and the rest of
+				// this entry and every other entry are still read.
+				problems = append(problems, ShapeProblems(fmt.Sprintf("MCP server %q", m.Key), m.Value)...)
 				doc.MCPServers = append(doc.MCPServers, c.server(m))
 			}
 		}
 	}
-	return nil
+	return EntryErrors(problems)
 }
 
 type collector struct {
@@ -95,7 +101,8 @@ func (c *collector) server(m jsonpos.Member) model.MCPServer {
 	v := m.Value
 	s := model.MCPServer{Name: m.Key, Config: c.kind, Loc: c.loc(m.Line)}
 	desc := "MCP server " + m.Key
-	command := text(v.Get("command"))
+	// A blank command launches nothing: it is kept as "" (no command).
+	command := strings.TrimSpace(text(v.Get("command")))
 	s.Command = secrets.Redact(command)
 	var args []string
 	var argVals []*jsonpos.Value
@@ -112,9 +119,6 @@ func (c *collector) server(m jsonpos.Member) model.MCPServer {
 		c.credential(f.SecretRef, "arg", strings.TrimSpace(desc+" arg "+f.Name), at)
 	}
 	l := parseLaunch(command, args)
-	if command == "" {
-		l = launch{}
-	}
 	s.Launcher, s.Package, s.Version, s.Pinned = l.launcher, l.pkg, l.version, l.pinned
 	c.url(v, desc, &s)
 	s.Transport = transport(text(v.Get("type")), command, s.URL)

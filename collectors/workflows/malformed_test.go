@@ -1,14 +1,13 @@
 package workflows
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
-	"github.com/sandbox-audit/sandbox-audit/model"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/fuzzcheck"
 )
 
 func TestMalformed(t *testing.T) {
@@ -70,24 +69,10 @@ func FuzzCollect(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	fuzzcheck.Seed(f, []string{"../../fixtures/workflows/.github/workflows/*.yml"}, fuzzSeeds...)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var doc model.Document
-		var err error
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			err = New().Collect(context.Background(), wfPath, data, &doc)
-		}()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			t.Fatalf("Collect did not return within 5s on %q", data)
-		}
+		doc, err := fuzzcheck.Collect(t, New(), wfPath, data, fuzzcheck.Options{})
 		if err != nil {
-			var pe *collectors.ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("error is not a ParseError: %v", err)
-			}
 			return
 		}
 		for _, wf := range doc.Workflows {
@@ -111,4 +96,71 @@ func FuzzCollect(f *testing.F) {
 			}
 		}
 	})
+}
+
+// fuzzSeeds are workflows shaped like the ones that run agents: the Claude
+// and Codex actions with their inputs, CLI agents in run steps, reusable
+// workflows, matrices and pull_request_target triggers.
+var fuzzSeeds = []string{
+	`name: Claude review
+on:
+  pull_request_target:
+    types: [opened, synchronize]
+  issue_comment:
+    types: [created]
+permissions:
+  contents: read
+jobs:
+  review:
+    if: contains(github.event.comment.body, '@claude')
+    runs-on: ubuntu-latest
+    timeout-minutes: 20
+    permissions:
+      contents: write
+      pull-requests: write
+      id-token: write
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          ref: ${{ github.event.pull_request.head.sha }}
+          persist-credentials: true
+      - uses: anthropics/claude-code-action@v1
+        with:
+          anthropic_api_key: ${{ secrets.ANTHROPIC_API_KEY }}
+          claude_args: |
+            --allowedTools "Bash(npm test:*),Edit"
+            --max-turns 10
+`,
+	`on:
+  schedule: [{cron: "17 3 * * *"}]
+  workflow_dispatch: {}
+jobs:
+  nightly:
+    strategy:
+      matrix: {node: [20, 22]}
+    runs-on: [self-hosted, linux]
+    env:
+      OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}
+    steps:
+      - uses: actions/setup-node@v4
+        with: {node-version: "${{ matrix.node }}"}
+      - name: Codex
+        run: |
+          npm i -g @openai/codex
+          codex exec --full-auto --sandbox danger-full-access "fix the flaky test"
+      - run: git push origin HEAD:refs/heads/codex/nightly
+`,
+	`on: push
+jobs:
+  call:
+    uses: ./.github/workflows/agent-reusable.yml
+    secrets: inherit
+  gemini:
+    runs-on: ubuntu-latest
+    permissions: write-all
+    steps:
+      - uses: google-github-actions/run-gemini-cli@v0
+        with: {gemini_api_key: "${{ secrets.GEMINI_API_KEY }}", settings: '{"tools": {"sandbox": false}}'}
+`,
+	"on: [push]\njobs:\n  a:\n    steps: [{run: null}, 1, {uses: null}, {run: [claude]}]\n    permissions: {contents: [write]}\n",
 }

@@ -7,16 +7,14 @@ package workflows
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/yamlpos"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -75,11 +73,7 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		line := yamlErrLine(err)
-		if line == 0 {
-			line = collectors.QuotedLine(data, err)
-		}
-		return &collectors.ParseError{Line: line, Err: fmt.Errorf("parse yaml: %w", err)}
+		return &collectors.ParseError{Line: yamlpos.ErrLine(err, data), Err: fmt.Errorf("parse yaml: %w", err)}
 	}
 	if root.Kind != yaml.DocumentNode || len(root.Content) == 0 {
 		return nil
@@ -187,22 +181,6 @@ func configures(a model.Agent) bool {
 		a.NetworkAccess != nil || a.BypassDisabled != nil || a.ToolList != nil || a.EnableAllMCP != nil ||
 		a.AllowUnsandboxed != nil || a.AllowAllSockets != nil || a.NetworkDefault != nil || a.APIKeyHelper != nil ||
 		len(a.Allow)+len(a.Deny)+len(a.Ask)+len(a.Env)+len(a.UnknownKeys)+len(a.AllowedDomains)+len(a.ExcludedCommands)+len(a.UnixSockets) > 0
-}
-
-var yamlLineRE = regexp.MustCompile(`line (\d+)`)
-
-// yamlErrLine reads the line from yaml.v3's message (it has no position type
-// for syntax errors).
-func yamlErrLine(err error) int {
-	var te *yaml.TypeError
-	if errors.As(err, &te) && len(te.Errors) > 0 {
-		err = errors.New(te.Errors[0])
-	}
-	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		return n
-	}
-	return 0
 }
 
 // collector holds what one file's jobs share.
