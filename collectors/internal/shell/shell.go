@@ -92,6 +92,12 @@ func Parse(src []byte) (*syntax.File, error) {
 		if errors.As(err, &pe) {
 			return nil, &LineError{Line: int(pe.Pos.Line()), Err: errors.New(pe.Text)}
 		}
+		// A feature of another shell ("unsigned expressions are a mksh
+		// feature"): as malformed as a syntax error, at its line.
+		var le syntax.LangError
+		if errors.As(err, &le) {
+			return nil, &LineError{Line: max(1, int(le.Pos.Line())), Err: fmt.Errorf("%s: a feature of another shell, not Bash", le.Feature)}
+		}
 		return nil, err
 	}
 	return f, nil
