@@ -242,7 +242,8 @@ func (c *Config) Disabled(set *rules.Set) map[string]bool {
 
 var (
 	typeLine     = regexp.MustCompile(`^line (\d+): (.*)$`)
-	unmarshal    = regexp.MustCompile(`^cannot unmarshal (!!\w+)\b.* into (\S+)$`)
+	unmarshal    = regexp.MustCompile(`^cannot unmarshal (\S+)\b.* into (\S+)$`)
+	coreTag      = regexp.MustCompile(`^!!\w+$`)
 	unknownField = regexp.MustCompile(`^field (.*) not found in type \S+$`)
 	duplicateKey = regexp.MustCompile(`^mapping key (.*) already defined at line (\d+)$`)
 	quoted       = regexp.MustCompile("`[^`]*`|'[^']*'|\"[^\"]*\"")
@@ -275,6 +276,10 @@ func typeProblem(e string) string {
 		line, msg = "line "+m[1]+": ", m[2]
 	}
 	if m := unmarshal.FindStringSubmatch(msg); m != nil {
+		if !coreTag.MatchString(m[1]) {
+			// A tag the file made up ("!ghp_…") is the file's text.
+			return fmt.Sprintf("%scannot decode a value with a custom tag into %s", line, m[2])
+		}
 		return fmt.Sprintf("%scannot decode %s into %s", line, m[1], m[2])
 	}
 	if m := unknownField.FindStringSubmatch(msg); m != nil {
