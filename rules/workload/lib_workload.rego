@@ -5,6 +5,28 @@ package lib.workload
 
 import data.lib.sa
 
+# runtime_sockets: the file names of container runtime API sockets; a
+# workload that mounts one from the host controls the host's containers.
+runtime_sockets := {"docker.sock", "containerd.sock", "crio.sock", "podman.sock", "buildkitd.sock", "dockershim.sock"}
+
+# runtime_socket(m): the runtime socket mount m brings in, if any.
+runtime_socket(m) := s if {
+	some s in runtime_sockets
+	endswith(m.source, s)
+}
+
+# A devcontainer that runs in a compose service and that service, both
+# read, are one container. network_in_service(w): w is the devcontainer;
+# the service's workload speaks for the container's network (it carries
+# the networks, capabilities and the egress of the devcontainer's firewall
+# script), so the egress rules judge it there, once.
+network_in_service(w) if object.get(w, ["compose", "resolved"], false) == true
+
+# user_in_devcontainer(w): w is the service; the devcontainer's workload
+# speaks for the user the agent runs as (remoteUser, features' sudo), so the
+# user rules judge it there, once.
+user_in_devcontainer(w) if object.get(w, "devcontainer", "") != ""
+
 # label(w) names a workload the way its format does, so a reader finds it:
 # "compose service app", "Kubernetes container Deployment/default/api/main",
 # "devcontainer dev".
@@ -91,6 +113,7 @@ host_mount(m) if {
 scripted contains w if {
 	w := input.workloads[_]
 	judged(w)
+	not network_in_service(w)
 	object.get(w.egress, "script_unverified", false) == true
 	w.egress.restricted == true
 }

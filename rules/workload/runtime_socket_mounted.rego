@@ -20,12 +20,9 @@ package rules.runtime_socket_mounted
 import data.lib.sa
 import data.lib.workload as wl
 
-sockets := {"docker.sock", "containerd.sock", "crio.sock", "podman.sock", "buildkitd.sock", "dockershim.sock"}
-
 deny contains f if {
 	some w in input.workloads
 	some m in w.mounts
-	some s in sockets
-	endswith(m.source, s)
+	s := wl.runtime_socket(m)
 	f := wl.result(rego.metadata.chain(), w, m, sprintf("%s mounts the host's %s at %s", [w.name, s, m.target]))
 }

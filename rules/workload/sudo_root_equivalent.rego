@@ -36,9 +36,11 @@ import data.lib.workload as wl
 deny contains f if {
 	w := input.workloads[_]
 	wl.judged(w)
+	not wl.user_in_devcontainer(w)
 	g := w.sudo[_]
 	why := privilege.root_equivalent(g)
 	not _explicit_root(w)
+	not _root_on_host(w)
 	user := privilege.runtime_user_or(w)
 	f := sa.finding(
 		rego.metadata.chain(), g,
@@ -49,6 +51,16 @@ deny contains f if {
 # A workload that runs as root is reported by container-runs-as-root; sudo
 # adds nothing to it.
 _explicit_root(w) if privilege.root_user(privilege.runtime_user(w))
+
+# A privileged container, or one holding the host's container runtime
+# socket, gives its user the host already (privileged-container and
+# runtime-socket-mounted say so, higher): sudo inside it adds nothing.
+_root_on_host(w) if wl.is_true(w, "privileged")
+
+_root_on_host(w) if {
+	some m in w.mounts
+	wl.runtime_socket(m)
+}
 
 _via(g) := "written by the Dockerfile" if object.get(g, "via", "") == "sudoers"
 

@@ -23,6 +23,24 @@ test_nopasswd_all_from_dockerfile_fires if {
 	contains(f.message, "runs as vscode, which can run sudo without a password for every command (written by the Dockerfile)")
 }
 
+# Privileged, or holding the host's Docker socket: the user has the host
+# already, reported higher; sudo adds nothing to say.
+test_root_on_host_quiet if {
+	g := [grant("vscode", ["ALL"], true, "sudoers")]
+	count(sudo_root_equivalent.deny) == 0 with input as {"workloads": [dev({"sudo": g, "privileged": {"value": true, "file": "f", "line": 1}})]}
+	count(sudo_root_equivalent.deny) == 0 with input as {"workloads": [dev({"sudo": g, "mounts": [{"source": "/var/run/docker.sock", "target": "/var/run/docker.sock"}]})]}
+	count(sudo_root_equivalent.deny) == 1 with input as {"workloads": [dev({"sudo": g, "mounts": [{"source": "/home/u/src", "target": "/workspace"}]})]}
+}
+
+# The compose service a devcontainer runs in: the devcontainer's workload
+# speaks for the agent's user and reports the grant, once.
+test_compose_service_of_a_devcontainer_quiet if {
+	g := [grant("node", ["ALL"], true, "sudoers")]
+	svc := {"source": "compose", "name": "app", "id": "compose:compose.yml:app", "user": {"value": "node", "file": "compose.yml", "line": 3}, "sudo": g}
+	count(sudo_root_equivalent.deny) == 0 with input as {"workloads": [object.union(svc, {"devcontainer": ".devcontainer/devcontainer.json"})]}
+	count(sudo_root_equivalent.deny) == 1 with input as {"workloads": [svc]}
+}
+
 test_feature_default_fires if {
 	fs := sudo_root_equivalent.deny with input as {"workloads": [dev({"sudo": [grant("vscode", ["ALL"], true, "feature ghcr.io/devcontainers/features/common-utils")]})]}
 	count(fs) == 1
