@@ -123,7 +123,12 @@ type Workload struct {
 	// Compose names the compose service a devcontainer runs in
 	// (dockerComposeFile + service); nil for other workloads.
 	Compose *ComposeRef `json:"compose,omitempty"`
-	Image   *Str        `json:"image,omitempty"`
+	// Devcontainer is the devcontainer.json that runs in this compose
+	// service (set by the scan when both are read): one container, whose
+	// network the service's workload speaks for and whose user the
+	// devcontainer's does.
+	Devcontainer string `json:"devcontainer,omitempty"`
+	Image        *Str   `json:"image,omitempty"`
 	// Runtime is the isolation runtime asked for: runc (default), gvisor, kata,
 	// firecracker, sysbox…, normalized from runtimeClassName / runtime / --runtime.
 	Runtime      *Str     `json:"runtime,omitempty"`
@@ -202,6 +207,9 @@ type ComposeRef struct {
 	Files       []string `json:"files"`
 	Service     string   `json:"service"`
 	RunServices []string `json:"run_services"`
+	// Resolved is set by the scan when the service is among the
+	// workloads read (its workload's devcontainer field names this file).
+	Resolved bool `json:"resolved"`
 	Loc
 }
 

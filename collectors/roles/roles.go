@@ -146,15 +146,16 @@ func Assign(doc *model.Document, sel []Selector, policy string) {
 	ws := doc.Workloads
 	// fixed marks the workloads whose role the user or the format gave:
 	// no inference below changes them.
-	fixed := make([]bool, len(ws))
+	// chosen marks those the policy file chose.
+	fixed, chosen := make([]bool, len(ws)), make([]bool, len(ws))
 	for i := range ws {
 		w := &ws[i]
 		if role, why, ok := bySelector(w, sel, policy); ok {
-			w.Role, w.RoleReason, fixed[i] = role, why, true
+			w.Role, w.RoleReason, fixed[i], chosen[i] = role, why, true, true
 			continue
 		}
 		if agentSel {
-			w.Role, w.RoleReason, fixed[i] = Platform, "not one of the sandboxes the policy file names", true
+			w.Role, w.RoleReason, fixed[i], chosen[i] = Platform, "not one of the sandboxes the policy file names", true, true
 			continue
 		}
 		if w.Role == Agent || w.Role == Platform {
@@ -165,6 +166,7 @@ func Assign(doc *model.Document, sel []Selector, policy string) {
 	}
 	linkDevcontainers(ws, fixed)
 	samePod(ws, fixed)
+	initContainers(ws, chosen)
 	judge(doc)
 	reachable(ws)
 }
@@ -304,18 +306,47 @@ func samePod(ws []model.Workload, fixed []bool) {
 	}
 }
 
-// linkDevcontainers makes the compose service a devcontainer runs in the
-// agent's: the devcontainer's own workload carries its mounts, features and
-// lifecycle commands, the service its network and privileges.
+// initContainers takes the init containers of an agent's pod out of the
+// judged set (unless the policy file chose them): each runs its own command
+// to the end before the agent's containers start, so the agent never runs
+// in it, and the pod's network, volumes and runtime are judged on the
+// agent's own container. A sidecar (an init container that keeps running)
+// is not one of them. Its runtime socket or host root stays a note.
+func initContainers(ws []model.Workload, chosen []bool) {
+	agentPods := map[string]string{}
+	for _, w := range ws {
+		if k := podKey(&w); k != "" && w.Role == Agent && w.ContainerType != "init" {
+			if _, ok := agentPods[k]; !ok {
+				agentPods[k] = w.Name
+			}
+		}
+	}
+	for i := range ws {
+		w := &ws[i]
+		if w.ContainerType != "init" || w.Role != Agent || chosen[i] {
+			continue
+		}
+		if name, ok := agentPods[podKey(w)]; ok {
+			w.Role, w.RoleReason = Platform, "an init container of the agent's pod: it runs its own command and exits before "+name+" starts"
+		}
+	}
+}
+
+// linkDevcontainers joins a devcontainer and the compose service it runs
+// in, one container: the service is the agent's; the devcontainer's own
+// workload carries its user, mounts, features and lifecycle commands, the
+// service its network and privileges. A firewall script a lifecycle command
+// of the devcontainer runs sets up the service's egress, unless a control
+// of the service's own already restricts it.
 func linkDevcontainers(ws []model.Workload, fixed []bool) {
 	type key struct{ file, service string }
-	runs := map[key]string{}
-	for _, w := range ws {
+	runs := map[key]int{}
+	for i, w := range ws {
 		if w.Source != "devcontainer" || w.Compose == nil || w.Compose.Service == "" {
 			continue
 		}
 		for _, f := range w.Compose.Files {
-			runs[key{f, w.Compose.Service}] = w.File
+			runs[key{f, w.Compose.Service}] = i
 		}
 	}
 	if len(runs) == 0 {
@@ -323,11 +354,21 @@ func linkDevcontainers(ws []model.Workload, fixed []bool) {
 	}
 	for i := range ws {
 		w := &ws[i]
-		if w.Source != "compose" || fixed[i] {
+		if w.Source != "compose" {
 			continue
 		}
-		if dc, ok := runs[key{w.File, w.Name}]; ok {
-			w.Role, w.RoleReason = Agent, "the service "+dc+" runs in"
+		di, ok := runs[key{w.File, w.Name}]
+		if !ok {
+			continue
+		}
+		dc := &ws[di]
+		w.Devcontainer, dc.Compose.Resolved = dc.File, true
+		if dc.Egress != nil && dc.Egress.Script != nil && (w.Egress == nil || !w.Egress.Restricted) {
+			eg := *dc.Egress
+			w.Egress = &eg
+		}
+		if !fixed[i] {
+			w.Role, w.RoleReason = Agent, "the service "+dc.File+" runs in"
 		}
 	}
 }

@@ -312,3 +312,68 @@ func TestByName(t *testing.T) {
 		}
 	}
 }
+
+// TestDevcontainerService: a devcontainer and the compose service it runs in
+// are one container. The service learns which devcontainer runs in it and
+// takes the egress of the devcontainer's firewall script, unless its own
+// control restricts it; a service another file names is left alone.
+func TestDevcontainerService(t *testing.T) {
+	script := &model.Egress{Restricted: true, ScriptUnverified: true, Allow: []string{"api.github.com"},
+		Script: &model.EgressScript{Runs: "/usr/local/bin/init-firewall.sh", Phase: "postCreate"}}
+	internal := &model.Egress{Restricted: true, By: "internal network sealed"}
+	for _, tt := range []struct {
+		name        string
+		service     *model.Egress
+		file        string
+		want        *model.Egress
+		wantDC      string
+		wantResolve bool
+	}{
+		{"no control of its own: the script's", nil, ".devcontainer/compose.yml", script, ".devcontainer/devcontainer.json", true},
+		{"its own control stays", internal, ".devcontainer/compose.yml", internal, ".devcontainer/devcontainer.json", true},
+		{"another compose file", nil, "deploy/compose.yml", nil, "", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := &model.Document{Workloads: []model.Workload{
+				{ID: "devcontainer:.devcontainer/devcontainer.json", Source: "devcontainer", Name: "dev", Egress: script,
+					Loc:     model.Loc{File: ".devcontainer/devcontainer.json"},
+					Compose: &model.ComposeRef{Files: []string{".devcontainer/compose.yml"}, Service: "app"}},
+				{ID: "compose:app", Source: "compose", Name: "app", Egress: tt.service, Loc: model.Loc{File: tt.file}},
+			}}
+			Assign(doc, nil, ".sandbox-audit.yaml")
+			dc, svc := doc.Workloads[0], doc.Workloads[1]
+			if svc.Devcontainer != tt.wantDC || dc.Compose.Resolved != tt.wantResolve {
+				t.Errorf("devcontainer = %q, resolved = %v; want %q, %v", svc.Devcontainer, dc.Compose.Resolved, tt.wantDC, tt.wantResolve)
+			}
+			if diff := cmp.Diff(tt.want, svc.Egress); diff != "" {
+				t.Errorf("service egress (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestInitContainers: an init container of the agent's pod has exited
+// before the agent starts and is not judged; a sidecar is, and so is an init
+// container the policy file names.
+func TestInitContainers(t *testing.T) {
+	pod := func() *model.Document {
+		return &model.Document{Workloads: []model.Workload{
+			{ID: "k8s:Pod/ns/p/agent", Source: "kubernetes", Name: "p/agent", Role: Agent, RoleReason: "agent-sandbox Sandbox CRD", ContainerType: "main", Loc: model.Loc{File: "s.yaml"}},
+			{ID: "k8s:Pod/ns/p/seed", Source: "kubernetes", Name: "p/seed", Role: Agent, RoleReason: "agent-sandbox Sandbox CRD", ContainerType: "init", Loc: model.Loc{File: "s.yaml"}},
+			{ID: "k8s:Pod/ns/p/proxy", Source: "kubernetes", Name: "p/proxy", Role: Agent, RoleReason: "agent-sandbox Sandbox CRD", ContainerType: "sidecar", Loc: model.Loc{File: "s.yaml"}},
+		}}
+	}
+	roles := assign(t, pod(), nil)
+	want := map[string]got{
+		"k8s:Pod/ns/p/agent": {Agent, true, "agent-sandbox Sandbox CRD"},
+		"k8s:Pod/ns/p/seed":  {Platform, false, "an init container of the agent's pod: it runs its own command and exits before p/agent starts"},
+		"k8s:Pod/ns/p/proxy": {Agent, true, "agent-sandbox Sandbox CRD"},
+	}
+	if diff := cmp.Diff(want, roles); diff != "" {
+		t.Errorf("roles (-want +got):\n%s", diff)
+	}
+	roles = assign(t, pod(), []Selector{{Role: Agent, Name: "p/seed"}})
+	if g := roles["k8s:Pod/ns/p/seed"]; g.Role != Agent || !g.Judged {
+		t.Errorf("seed chosen by the policy file = %+v, want agent, judged", g)
+	}
+}

@@ -37,6 +37,7 @@ root_user(u) if {
 deny contains f if {
 	some w in input.workloads
 	wl.judged(w)
+	not wl.user_in_devcontainer(w)
 	root_user(wl.str(w, "user"))
 	f := sa.finding(
 		rego.metadata.chain(), w.user,
@@ -50,6 +51,7 @@ deny contains f if {
 deny contains f if {
 	some w in input.workloads
 	wl.judged(w)
+	not wl.user_in_devcontainer(w)
 	wl.is_false(w, "run_as_non_root")
 	not w.user
 	f := sa.finding(

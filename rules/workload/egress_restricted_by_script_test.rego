@@ -55,3 +55,15 @@ test_script_run_without_root_left_to_egress_unrestricted if {
 	fs := egress_restricted_by_script.deny with input as {"workloads": [w]}
 	count(fs) == 0
 }
+
+# A devcontainer running in a compose service both read: one container,
+# judged once, as the service (which the scan gave the script's egress).
+test_compose_devcontainer_judged_once_as_its_service if {
+	eg := script_egress(true, [])
+	d := object.union(dev(eg), {"compose": {"files": ["compose.yml"], "service": "app", "resolved": true}})
+	s := {"source": "compose", "name": "app", "id": "compose:compose.yml:app", "devcontainer": ".devcontainer/devcontainer.json", "egress": eg}
+	fs := egress_restricted_by_script.deny with input as {"workloads": [d, s]}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "compose service app restricts egress only with firewall script")
+}

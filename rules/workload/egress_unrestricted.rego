@@ -113,6 +113,7 @@ host_stack(w) if wl.str(w, "network_mode") == "host"
 deny contains f if {
 	some w in input.workloads
 	wl.judged(w)
+	not wl.network_in_service(w)
 	not isolated(w)
 	not unverified_only(w)
 	not host_stack(w)

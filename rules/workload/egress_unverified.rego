@@ -33,6 +33,7 @@ import data.lib.workload as wl
 deny contains f if {
 	some w in input.workloads
 	wl.judged(w)
+	not wl.network_in_service(w)
 	eg := object.get(w, "egress", null)
 	is_object(eg)
 	notes := object.get(eg, "unverified", [])
