@@ -31,6 +31,8 @@ test_runtimes_clusters_ssh_fire if {
 	fires("Bash(kubectl apply:*)")
 	fires("Bash(ssh:*)")
 	fires("Bash(ssh build-host:*)")
+	fires("Bash(docker -H tcp://builder:2375:*)")
+	fires("Bash(docker context:*)")
 }
 
 test_message if {
@@ -51,6 +53,10 @@ test_read_only_subcommands_quiet if {
 	quiet("Bash(kubectl describe:*)")
 	quiet("Bash(kubectl get:*)")
 	quiet("Bash(docker run --rm hello-world)")
+	quiet("Bash(docker --version:*)")
+	quiet("Bash(docker -v:*)")
+	quiet("Bash(docker context ls:*)")
+	quiet("Bash(docker context inspect:*)")
 	# Bare Bash is agent-arbitrary-execution-allowed's.
 	quiet("Bash")
 }

@@ -10,7 +10,7 @@ package lib.agent
 # Interpreters run any code given with -c/-e or from a file the agent
 # writes; with options only (python3 -u:*) they stay open.
 interpreters := {
-	"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "busybox", "pwsh", "powershell",
+	"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "busybox", "pwsh", "powershell", "cmd",
 	"python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "deno", "bun", "ruby", "irb", "perl", "php",
 	"lua", "luajit", "tclsh", "wish", "expect", "osascript", "Rscript", "julia", "awk", "gawk", "mawk", "nawk",
 	"groovy", "jshell", "scala", "elixir", "erl", "ghci", "swift",
@@ -76,7 +76,7 @@ lead_allows contains [i, j] if {
 # lead_re is a quick first test: a shell rule whose program, after any
 # VAR=value, is one of the leads or runner heads, or a bare shell rule.
 # (No program name holds a character special to a regular expression.)
-lead_re := sprintf(`^(?:Bash|run_shell_command|ShellTool|Shell)(?:$|\(\s*(?:\*|:\*)?\s*\)$|\(\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(?:%s)(?:[\s:*)]|$))`, [concat("|", [w | some w in leads | object.keys(runner_heads); w != "*"])])
+lead_re := sprintf(`^(?:Bash|run_shell_command|ShellTool|Shell)(?:$|\(\s*(?:\*|:\*)?\s*\)$|\(\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(?:%s)(?:\.exe)?(?:[\s:*)]|$))`, [concat("|", [w | some w in leads | object.keys(runner_heads); w != "*"])])
 
 _leads(rule) if {
 	ws := _lead_words(rule)
@@ -136,9 +136,11 @@ open_ended(rule) if {
 	matches(rule, concat("", [l, " __sandbox_audit_probe__"]))
 }
 
+# _base: the program a word names, without its folder or a Windows .exe
+# (powershell.exe, cmd.exe).
 _base(w) := b if {
 	parts := split(w, "/")
-	b := parts[count(parts) - 1]
+	b := trim_suffix(parts[count(parts) - 1], ".exe")
 }
 
 _options_only(ws) if every w in ws {
@@ -317,12 +319,30 @@ else := sprintf("%s runs commands on any host the agent's keys reach", [_base(ws
 }
 
 _runtime_open(rest) if {
-	sub := [w | some w in rest; not startswith(w, "-")]
+	sub := _runtime_words(rest)
 	count(sub) == 0
+	not _prints_and_exits(rest)
+}
+
+# _runtime_words: the subcommand words after docker's global options and
+# their values (docker -H tcp://host:2375 run: run).
+_runtime_words(rest) := [w | some i, w in rest; not startswith(w, "-"); not _option_value(rest, i)]
+
+_runtime_value_options := {"-H", "--host", "-c", "--context", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"}
+
+_option_value(rest, i) if {
+	i > 0
+	rest[i - 1] in _runtime_value_options
+}
+
+# docker --version (-v, --help) prints and exits, whatever follows.
+_prints_and_exits(rest) if {
+	count(rest) > 0
+	rest[0] in {"--version", "-v", "--help", "-h"}
 }
 
 _runtime_open(rest) if {
-	sub := [w | some w in rest; not startswith(w, "-")]
+	sub := _runtime_words(rest)
 	sub[0] in runtime_escapes
 	not _runtime_scoped(sub)
 }
@@ -331,6 +351,13 @@ _runtime_scoped(sub) if {
 	sub[0] == "compose"
 	count(sub) > 1
 	sub[1] in compose_quiet
+}
+
+# docker context ls/inspect/show only read the contexts.
+_runtime_scoped(sub) if {
+	sub[0] == "context"
+	count(sub) > 1
+	sub[1] in {"ls", "list", "inspect", "show"}
 }
 
 _runtime_scoped(sub) if {
