@@ -32,6 +32,7 @@ root_user(u) if split(u, ":")[0] in {"root", "0"}
 deny contains f if {
 	some img in input.images
 	not img.final_user
+	not run_as_non_root(img)
 	f := sa.finding(rego.metadata.chain(), img, "The Dockerfile's final stage sets no USER: containers from the image run as root")
 }
 
@@ -39,5 +40,23 @@ deny contains f if {
 	some img in input.images
 	u := lower(trim_space(object.get(img, ["final_user", "value"], "")))
 	root_user(u)
+	not run_as_non_root(img)
 	f := sa.finding(rego.metadata.chain(), img.final_user, sprintf("The Dockerfile's final USER is %s: containers from the image run as root", [u]))
 }
+
+# run_as_non_root(img): workloads of the scan build the image, and each
+# names the non-root user it runs as (a devcontainer's remoteUser, compose
+# user:, runAsUser): containers from it do not run as root where it is
+# used, and container-runs-as-root judges those that do.
+run_as_non_root(img) if {
+	users := [u | some w in input.workloads; object.get(w, ["build", "dockerfile"], "") == img.file; u := _user(w)]
+	count(users) > 0
+	every u in users {
+		u != ""
+		not root_user(lower(u))
+	}
+}
+
+_user(w) := trim_space(w.user.value) if {
+	not contains(w.user.value, "${")
+} else := ""

@@ -33,3 +33,16 @@ test_hardened_quiet if {
 test_empty_input_quiet if {
 	count(image_runs_as_root.deny) == 0 with input as {}
 }
+
+# Every workload that builds the image names a non-root user: quiet. One
+# that names none, or root, keeps the finding.
+dev(user) := {"source": "devcontainer", "name": "d", "build": {"dockerfile": ".devcontainer/Dockerfile"}, "user": {"value": user}}
+
+test_built_by_non_root_workloads_quiet if {
+	img := {"file": ".devcontainer/Dockerfile", "line": 1}
+	count(image_runs_as_root.deny) == 0 with input as {"images": [img], "workloads": [dev("daytona")]}
+	count(image_runs_as_root.deny) == 1 with input as {"images": [img], "workloads": [dev("daytona"), dev("root")]}
+	count(image_runs_as_root.deny) == 1 with input as {"images": [img], "workloads": [dev("${USER}")]}
+	count(image_runs_as_root.deny) == 1 with input as {"images": [img], "workloads": [{"source": "compose", "name": "c", "build": {"dockerfile": ".devcontainer/Dockerfile"}}]}
+	count(image_runs_as_root.deny) == 1 with input as {"images": [img], "workloads": [object.union(dev("node"), {"build": {"dockerfile": "other/Dockerfile"}})]}
+}

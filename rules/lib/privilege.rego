@@ -150,12 +150,11 @@ runtime_user_or(w) := u if {
 	u := runtime_user(w)
 } else := "the user it runs as"
 
-# kept_for_script(w): the workload holds NET_ADMIN only so its firewall
-# script can run, and the agent cannot use it: it runs as a non-root user
-# with no sudo that reaches root or the packet filter.
-kept_for_script(w) if {
-	object.get(w, ["egress", "script_unverified"], false) == true
-	object.get(w, ["egress", "script", "path"], "") != ""
+# caps_unusable(w): the capabilities the workload adds are of no use to
+# the agent: it runs as a known non-root user (whose processes hold none of
+# them) and nothing raises it to root or lets it program the packet filter
+# (privileged, sudo, a grant undo lists).
+caps_unusable(w) if {
 	non_root(w)
 	not undo(w)
 }

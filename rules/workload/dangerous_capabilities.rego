@@ -8,10 +8,12 @@
 #   escape), NET_ADMIN (rewrite routes and firewall rules, so egress limits stop
 #   holding), BPF/PERFMON (kernel tracing), SYS_BOOT, MAC_ADMIN/MAC_OVERRIDE
 #   (disable LSM policy) and ALL. One finding per capability, at its line.
-#   NET_ADMIN added so that a firewall script can program the filter is not
-#   reported when the agent cannot use it: the workload runs as a known
-#   non-root user, is not privileged, and has no sudo that reaches root or the
-#   packet filter (the reference Claude Code devcontainer); otherwise
+#   NET_ADMIN (added so that a firewall script can program the filter,
+#   whether or not the script was read, or shared through a YAML anchor by
+#   services that run none) is not reported when the agent cannot
+#   use it: the workload runs as a known non-root user, whose processes
+#   hold no capability, is not privileged, and has no sudo that reaches root
+#   or the packet filter (the reference Claude Code devcontainer); otherwise
 #   egress-firewall-undoable says how the agent can.
 # related_resources:
 #   - ref: https://man7.org/linux/man-pages/man7/capabilities.7.html
@@ -70,4 +72,4 @@ deny contains f if {
 }
 
 # NET_ADMIN held for the firewall script only: the agent's user cannot use it.
-_for_script(w, "NET_ADMIN") if privilege.kept_for_script(w)
+_for_script(w, "NET_ADMIN") if privilege.caps_unusable(w)

@@ -90,3 +90,13 @@ test_net_admin_for_script_but_user_unknown_fires if {
 	fs := dangerous_capabilities.deny with input as {"workloads": [net_admin({})]}
 	count(fs) == 1
 }
+
+# Services that share the firewall's capabilities through a YAML anchor
+# but run no script, or a script that was not read: the non-root user
+# without sudo to root holds no capability either way.
+test_net_admin_without_script_but_unusable_quiet if {
+	w := object.union(net_admin({"user": {"value": "node", "file": "compose.yaml", "line": 9}}), {"egress": null})
+	count(dangerous_capabilities.deny) == 0 with input as {"workloads": [w]}
+	sys := object.union(w, {"cap_add": [{"value": "SYS_ADMIN", "file": "compose.yaml", "line": 5}]})
+	count(dangerous_capabilities.deny) == 1 with input as {"workloads": [sys]}
+}

@@ -62,7 +62,21 @@ home_rest(src) := wl.home_rest(src)
 held(rest) := {label |
 	some path, label in stores
 	covers(rest, path)
+	not public(rest)
 }
+
+# public(rest): a file of ~/.ssh that holds no secret: the hosts it trusts,
+# the keys it lets in, a public key.
+public(rest) if {
+	startswith(rest, ".ssh/")
+	name := trim_prefix(rest, ".ssh/")
+	not contains(name, "/")
+	_public_name(name)
+}
+
+_public_name(name) if name in {"known_hosts", "known_hosts.old", "authorized_keys", "authorized_keys2"}
+
+_public_name(name) if endswith(name, ".pub")
 
 covers("", _) := true
 

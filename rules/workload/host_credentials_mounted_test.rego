@@ -81,3 +81,16 @@ test_hardened_quiet if {
 test_empty_input_quiet if {
 	count(host_credentials_mounted.deny) == 0 with input as {}
 }
+
+# Files of ~/.ssh that hold no secret are quiet; a key beside them is not.
+test_public_ssh_files_quiet if {
+	quiet_srcs := ["${localEnv:HOME}/.ssh/known_hosts", "~/.ssh/authorized_keys", "/home/u/.ssh/id_ed25519.pub"]
+	every src in quiet_srcs {
+		count(host_credentials_mounted.deny) == 0 with input as {"workloads": [{
+			"source": "devcontainer", "name": "dev",
+			"mounts": [{"type": "bind", "source": src, "target": "/mnt/x", "file": dc, "line": 9}],
+		}]}
+	}
+	fires("~/.ssh/id_ed25519")
+	fires("~/.ssh/known_hosts/../id_rsa")
+}
