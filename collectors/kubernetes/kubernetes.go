@@ -199,6 +199,9 @@ func (f *file) object(o object) {
 	case g == agentsExtGroup && o.kind == "SandboxClaim":
 		f.sandboxClaim(o)
 		return
+	case g == kagentGroup && o.kind == "Agent":
+		f.kagentAgent(o)
+		return
 	case policyEngineGroups[g]:
 		f.skip(o, reasonPolicyEngine)
 		return
