@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -240,6 +241,12 @@ func evalShard(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) (
 // Input converts a JSON-marshalable model into an OPA value once, so the
 // conversion is not repeated per rule.
 func Input(v any) (ast.Value, error) {
+	return toValue(reflect.ValueOf(v))
+}
+
+// inputJSON is Input through JSON text, as OPA reads a document: what
+// toValue must equal.
+func inputJSON(v any) (ast.Value, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encode input: %w", err)
