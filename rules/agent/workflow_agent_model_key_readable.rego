@@ -48,7 +48,7 @@ deny contains f if {
 	some st in object.get(j, "agent_steps", [])
 	some s in object.get(st, "secrets", [])
 	s.model_key == true
-	_runs_anything(st)
+	[st.file, st.line] in _open_steps
 	f := sa.finding(rego.metadata.chain(), s, sprintf("%s: the agent's model credential %s reaches its process %s: the agent needs it, but a prompt injection can read it too", [_job_label(w, j), _name(s), object.get(how, s.via, s.via)]))
 }
 
@@ -63,26 +63,22 @@ _job_label(w, j) := sprintf("workflow %q job %q", [w.name, object.get(j, "id", "
 	object.get(w, "name", "") != ""
 } else := sprintf("workflow %s job %q", [object.get(w, "file", ""), object.get(j, "id", "")])
 
-# The agents[] entry of the step: the workflow collector writes it at the
-# step's location.
-_step_agent(st) := a if {
+# _open_steps: where the workflow agents that run any command without
+# asking (what agent-approval-bypassed and agent-arbitrary-execution-allowed
+# report) stand; the workflow collector writes a step's agents[] entry at
+# the step. printenv is one of those commands. Worked out once per agent.
+_open_steps contains [a.file, a.line] if {
 	some a in agent.agents
 	agent.in_workflow(a)
-	a.file == st.file
-	a.line == st.line
+	_runs_anything(a)
 }
 
-# _runs_anything(st): the step's agent runs any command without asking
-# (what agent-approval-bypassed and agent-arbitrary-execution-allowed
-# report), so printenv is one of them.
-_runs_anything(st) if {
-	a := _step_agent(st)
+_runs_anything(a) if {
 	agent.effective(a, "approval_mode").value == "bypass"
 	not _shell_limited(a)
 }
 
-_runs_anything(st) if {
-	a := _step_agent(st)
+_runs_anything(a) if {
 	some r in object.get(a, "allow", [])
 	agent.exec_reason(r.value)
 	agent.unconfined(a, r.value)

@@ -49,14 +49,22 @@ deny contains f if {
 # user:, runAsUser): containers from it do not run as root where it is
 # used, and container-runs-as-root judges those that do.
 run_as_non_root(img) if {
-	users := [u | some w in input.workloads; object.get(w, ["build", "dockerfile"], "") == img.file; u := _user(w)]
-	count(users) > 0
-	every u in users {
-		u != ""
-		not root_user(lower(u))
-	}
+	img.file in _built
+	not img.file in _built_unnamed_or_root
 }
 
-_user(w) := trim_space(w.user.value) if {
-	not contains(w.user.value, "${")
-} else := ""
+# The Dockerfiles workloads build, and those some workload builds without
+# naming a non-root user: one pass over the workloads each.
+_built contains w.build.dockerfile if some w in input.workloads
+
+_built_unnamed_or_root contains w.build.dockerfile if {
+	some w in input.workloads
+	not _non_root(w)
+}
+
+_non_root(w) if {
+	u := trim_space(w.user.value)
+	u != ""
+	not contains(u, "${")
+	not root_user(lower(u))
+}

@@ -17,8 +17,13 @@ finding(chain, loc, msg) := {
 	"file": object.get(loc, "file", ""),
 	"line": object.get(loc, "line", 0),
 } if {
-	md := [a | some e in chain; a := e.annotations; a.custom.id][0]
+	md := _metadata(chain)
 }
+
+# The rule's own annotations: the entry of the chain with a custom id. A
+# function of the chain alone, so evaluated once per rule, however many
+# findings it has.
+_metadata(chain) := [a | some e in chain; a := e.annotations; a.custom.id][0]
 
 # param(name, default) reads a policy parameter from the policy file.
 param(name, def) := object.get(object.get(input, "params", {}), name, def)

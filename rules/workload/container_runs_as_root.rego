@@ -35,8 +35,7 @@ root_user(u) if {
 }
 
 deny contains f if {
-	some w in input.workloads
-	wl.judged(w)
+	some w in wl.judged_workloads
 	not wl.user_in_devcontainer(w)
 	root_user(wl.str(w, "user"))
 	f := sa.finding(
@@ -49,8 +48,7 @@ deny contains f if {
 # stand. With an explicit non-root runAsUser it is harmless; with a root one
 # the rule above has already fired.
 deny contains f if {
-	some w in input.workloads
-	wl.judged(w)
+	some w in wl.judged_workloads
 	not wl.user_in_devcontainer(w)
 	wl.is_false(w, "run_as_non_root")
 	not w.user

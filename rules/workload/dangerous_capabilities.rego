@@ -59,8 +59,7 @@ why := {
 norm(c) := trim_prefix(upper(trim_space(c)), "CAP_")
 
 deny contains f if {
-	some w in input.workloads
-	wl.judged(w)
+	some w in wl.judged_workloads
 	some c in w.cap_add
 	cap := norm(c.value)
 	reason := why[cap]

@@ -31,8 +31,7 @@ import data.lib.sa
 import data.lib.workload as wl
 
 deny contains f if {
-	some w in input.workloads
-	wl.judged(w)
+	some w in wl.judged_workloads
 	not wl.network_in_service(w)
 	eg := object.get(w, "egress", null)
 	is_object(eg)

@@ -109,8 +109,7 @@ deny contains f if {
 }
 
 deny contains f if {
-	some w in input.workloads
-	wl.judged(w)
+	some w in wl.judged_workloads
 	some m in w.mounts
 	host_mount(m)
 	trim_suffix(regex.replace(m.source, "/+", "/"), "/") in {"/home", "/Users"}
@@ -122,8 +121,7 @@ deny contains f if {
 
 # A forwarded SSH agent signs as the developer for as long as the task runs.
 deny contains f if {
-	some w in input.workloads
-	wl.judged(w)
+	some w in wl.judged_workloads
 	some m in w.mounts
 	host_mount(m)
 	regex.match(`(?i)ssh[-_]auth[-_.]sock|/ssh-agent|agent\.[0-9]+$`, m.source)

@@ -26,15 +26,13 @@ import data.lib.sa
 import data.lib.workload as wl
 
 deny contains f if {
-	some w in input.workloads
-	wl.judged(w)
+	some w in wl.judged_workloads
 	wl.is_true(w, "host_network")
 	f := sa.finding(rego.metadata.chain(), w.host_network, msg(w))
 }
 
 deny contains f if {
-	some w in input.workloads
-	wl.judged(w)
+	some w in wl.judged_workloads
 	wl.str(w, "network_mode") == "host"
 	f := sa.finding(rego.metadata.chain(), w.network_mode, msg(w))
 }

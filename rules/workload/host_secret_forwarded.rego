@@ -38,8 +38,7 @@ sensitive(e) if regex.match(sensitive_re, e.from_host)
 # own severity: the agent needs it.
 
 deny contains f if {
-	some w in input.workloads
-	wl.judged(w)
+	some w in wl.judged_workloads
 	some e in w.env
 	object.get(e, "from_host", "") != ""
 	sensitive(e)

@@ -71,6 +71,10 @@ opt(o) := replace(replace(lower(o), " ", ""), ":", "=")
 # judged).
 judged(w) if object.get(w, "judged", true) == true
 
+# judged_workloads: the workloads the sandbox rules judge, worked out once
+# per evaluation (a rule's `some w in wl.judged_workloads`).
+judged_workloads := [w | some w in input.workloads; judged(w)]
+
 # role(w) says what w is when it is not judged, for the messages of notes:
 # "platform: its image postgres is a database".
 role(w) := sprintf("%s: %s", [object.get(w, "role", "unknown"), object.get(w, "role_reason", "")]) if {
@@ -111,8 +115,7 @@ host_mount(m) if {
 # scripted are the workloads whose egress a firewall script restricts:
 # worked out once for the rules about such scripts.
 scripted contains w if {
-	w := input.workloads[_]
-	judged(w)
+	some w in judged_workloads
 	not network_in_service(w)
 	object.get(w.egress, "script_unverified", false) == true
 	w.egress.restricted == true

@@ -29,8 +29,7 @@ import data.lib.workload as wl
 kinds := {"volume": "named volume", "pvc": "PersistentVolumeClaim"}
 
 deny contains f if {
-	some w in input.workloads
-	wl.judged(w)
+	some w in wl.judged_workloads
 	some m in w.mounts
 	object.get(m, "persistent", false) == true
 	kind := kinds[object.get(m, "type", "")]

@@ -46,8 +46,7 @@ loopback(a) if lower(a) in {"::1", "localhost"}
 unknown(a) if contains(a, "$")
 
 deny contains f if {
-	some w in input.workloads
-	wl.judged(w)
+	some w in wl.judged_workloads
 	object.get(w, "source", "") != "devcontainer"
 	some p in w.ports
 	s := spec(p.value)

@@ -37,8 +37,7 @@ blocked(w) if {
 blocked(w) if wl.is_true(w, "privileged")
 
 deny contains f if {
-	some w in input.workloads
-	wl.judged(w)
+	some w in wl.judged_workloads
 	object.get(w, "source", "") == "kubernetes"
 	not w.allow_privilege_escalation
 	not blocked(w)
@@ -49,8 +48,7 @@ deny contains f if {
 }
 
 deny contains f if {
-	some w in input.workloads
-	wl.judged(w)
+	some w in wl.judged_workloads
 	wl.is_true(w, "allow_privilege_escalation")
 	not blocked(w)
 	f := sa.finding(

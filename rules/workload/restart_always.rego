@@ -25,8 +25,7 @@ import data.lib.sa
 import data.lib.workload as wl
 
 deny contains f if {
-	some w in input.workloads
-	wl.judged(w)
+	some w in wl.judged_workloads
 	object.get(w, "source", "") != "kubernetes"
 	policy := wl.str(w, "restart")
 	policy in {"always", "unless-stopped"}

@@ -38,15 +38,13 @@ disabling := {
 }
 
 deny contains f if {
-	some w in input.workloads
-	wl.judged(w)
+	some w in wl.judged_workloads
 	wl.str(w, "seccomp") == "unconfined"
 	f := sa.finding(rego.metadata.chain(), w.seccomp, msg(w, "seccomp"))
 }
 
 deny contains f if {
-	some w in input.workloads
-	wl.judged(w)
+	some w in wl.judged_workloads
 	some o in w.security_opt
 	what := disabling[wl.opt(o.value)]
 	f := sa.finding(rego.metadata.chain(), o, msg(w, what))

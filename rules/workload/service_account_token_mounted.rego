@@ -30,8 +30,7 @@ account(w) := w.service_account if {
 } else := "default"
 
 deny contains f if {
-	some w in input.workloads
-	wl.judged(w)
+	some w in wl.judged_workloads
 	wl.is_true(w, "service_account_token")
 	f := sa.finding(
 		rego.metadata.chain(), w.service_account_token,

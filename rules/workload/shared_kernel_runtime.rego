@@ -36,8 +36,7 @@ shared := {"runc", "crun", "youki", "nvidia", "io.containerd.runc.v1", "io.conta
 applies(w) if object.get(w, "source", "") in {"kubernetes", "compose"}
 
 deny contains f if {
-	some w in input.workloads
-	wl.judged(w)
+	some w in wl.judged_workloads
 	applies(w)
 	not w.runtime
 	f := sa.finding(
@@ -47,8 +46,7 @@ deny contains f if {
 }
 
 deny contains f if {
-	some w in input.workloads
-	wl.judged(w)
+	some w in wl.judged_workloads
 	applies(w)
 	rt := wl.str(w, "runtime")
 	rt in shared
