@@ -626,6 +626,10 @@ type AgentSecret struct {
 	// ModelKey is true when the secret is the agent's own model
 	// credential (the API key or token it calls its model with).
 	ModelKey bool `json:"model_key"`
+	// Setting is true when the secret's name says it holds a setting kept
+	// out of sight (CUSTOM_MODEL, …_BASE_URL, …_PROJECT, …_PROVIDER), not a
+	// credential.
+	Setting bool `json:"setting,omitempty"`
 	Loc
 }
 

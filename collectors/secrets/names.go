@@ -86,6 +86,42 @@ func SensitiveName(name string) bool {
 	return false
 }
 
+// settingWords end a name that says which thing to use, not how to get in
+// (CUSTOM_MODEL, GCP_PROJECT, AZURE_SUBSCRIPTION).
+var settingWords = map[string]bool{
+	"model": true, "models": true, "project": true, "org": true, "organization": true, "account": true,
+	"tenant": true, "subscription": true, "repo": true, "repository": true, "bucket": true, "zone": true,
+	"cluster": true, "namespace": true, "channel": true, "team": true, "workspace": true,
+}
+
+// DescribesSetting reports whether a secret's name says it holds a setting
+// kept out of sight rather than a credential: its last word names metadata
+// (…_URL, …_ID, …_PROVIDER, …_REGION) or a thing to use (…_MODEL,
+// …_PROJECT), and no word makes it a credential (AWS_ACCESS_KEY_ID,
+// CLIENT_SECRET_ID stay credentials). A webhook or DSN (SLACK_WEBHOOK,
+// SENTRY_DSN), whose value is the credential, is not a setting.
+func DescribesSetting(name string) bool {
+	ws := nameWords(name)
+	if len(ws) == 0 {
+		return false
+	}
+	last := ws[len(ws)-1]
+	if !metaWords[last] && !settingWords[last] {
+		return false
+	}
+	for i, w := range ws[:len(ws)-1] {
+		if sensitiveWords[w] && w != "auth" || i+1 < len(ws) && w == "access" && ws[i+1] == "key" {
+			return false
+		}
+		for _, suf := range sensitiveSuffixes {
+			if strings.HasSuffix(w, suf) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // SensitiveEnv is SensitiveName for a variable with its value: hasValue
 // says a literal was written (NAME=value), not a name alone (ARG NAME,
 // an env var passed through). A sensitive name holds no credential when

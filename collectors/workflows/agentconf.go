@@ -49,7 +49,11 @@ func (c *collector) stepAgent(ctx context.Context, st *model.AgentStep, p pendin
 			c.inlineMCP(ctx, v, scalar(v))
 		}
 	case "gemini", "qwen":
-		a = c.inlineSettings(ctx, get(p.with, "settings"), "gemini")
+		settings := get(p.with, "settings")
+		if settings == nil {
+			settings = get(p.with, "settings_json") // a wrapper action's spelling
+		}
+		a = c.inlineSettings(ctx, settings, "gemini")
 		if st.Uses != "" && strings.HasPrefix(name, "google-github-actions/run-gemini-cli") {
 			// The action runs `gemini --yolo --prompt …` on every run; no
 			// input changes that (action.yml).

@@ -57,6 +57,37 @@ func agentAction(name string) string {
 	return ""
 }
 
+// localAgentInputs name, for an action of the repository itself (uses: ./),
+// the agent it runs by the inputs it takes: an agent's own action is tested
+// that way in its repository, and forks run their copy so.
+var localAgentInputs = []struct{ input, tool string }{
+	{"anthropic_api_key", "claude-code"},
+	{"claude_code_oauth_token", "claude-code"},
+	{"claude_args", "claude-code"},
+	{"openai-api-key", "codex"},
+	{"codex-args", "codex"},
+	{"gemini_api_key", "gemini"},
+	{"gemini_cli_version", "gemini"},
+}
+
+// stepAgent is the agent a step's action runs: a known or agent-named
+// action, or a local action whose inputs are an agent's (input names
+// compared without case: GEMINI_API_KEY is gemini_api_key).
+func stepAgent(name string, with map[string]bool) string {
+	if tool := agentAction(name); tool != "" {
+		return tool
+	}
+	if !strings.HasPrefix(name, "./") {
+		return ""
+	}
+	for _, a := range localAgentInputs {
+		if with[a.input] {
+			return a.tool
+		}
+	}
+	return ""
+}
+
 // autoMergeActions merge or approve pull requests without a person.
 var autoMergeActions = []string{
 	"pascalgn/automerge-action",

@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -43,8 +44,8 @@ func (c *collector) job(id, body *yaml.Node, wfPerms *model.Permissions, copilot
 
 	// A job that calls a reusable workflow of an agent (OpenHands' resolver).
 	if k, uses := getKV(body, "uses"); uses != nil && uses.Kind == yaml.ScalarNode {
-		if tool := agentAction(actionName(uses.Value)); tool != "" {
-			with := get(body, "with")
+		with := get(body, "with")
+		if tool := stepAgent(actionName(uses.Value), inputNames(with)); tool != "" {
 			st := c.agentStep(k, uses, with, tool, ctx)
 			st.Secrets = c.reusableSecrets(body)
 			for _, kv := range pairs(with) {
@@ -54,6 +55,7 @@ func (c *collector) job(id, body *yaml.Node, wfPerms *model.Permissions, copilot
 			}
 			for i := range st.Secrets {
 				st.Secrets[i].ModelKey = isModelKey(st.Tool, st.Secrets[i], false)
+				st.Secrets[i].Setting = secrets.DescribesSetting(st.Secrets[i].Name)
 			}
 			j.AgentSteps = append(j.AgentSteps, st)
 			pending = append(pending, pendingAgent{step: len(j.AgentSteps) - 1, with: with, args: argsNode(with), context: label})

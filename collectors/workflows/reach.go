@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -218,6 +219,7 @@ func (c *collector) reach(st *model.AgentStep, in reachInput) []model.AgentSecre
 		}
 		seen[s.Name] = true
 		s.ModelKey = isModelKey(st.Tool, s, in.bedrock)
+		s.Setting = secrets.DescribesSetting(s.Name)
 		out = append(out, s)
 	}
 	fromEnv := func(env *yaml.Node, via string) {

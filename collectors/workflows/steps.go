@@ -23,6 +23,15 @@ func actionRef(uses string) string {
 	return ref
 }
 
+// inputNames are the lowercased keys of a with: mapping.
+func inputNames(with *yaml.Node) map[string]bool {
+	out := map[string]bool{}
+	for _, kv := range pairs(with) {
+		out[strings.ToLower(kv[0].Value)] = true
+	}
+	return out
+}
+
 // step reads one step into j and returns what it leaves for later steps.
 func (c *collector) step(s *yaml.Node, j *model.Job, ctx string) stepFacts {
 	f := stepFacts{id: scalar(get(s, "id"))}
@@ -30,9 +39,10 @@ func (c *collector) step(s *yaml.Node, j *model.Job, ctx string) stepFacts {
 	if k, uses := getKV(s, "uses"); uses != nil && uses.Kind == yaml.ScalarNode {
 		name := actionName(uses.Value)
 		with := get(s, "with")
+		tool := stepAgent(name, inputNames(with))
 		switch {
-		case agentAction(name) != "":
-			j.AgentSteps = append(j.AgentSteps, c.agentStep(k, uses, with, agentAction(name), ctx))
+		case tool != "":
+			j.AgentSteps = append(j.AgentSteps, c.agentStep(k, uses, with, tool, ctx))
 		case name == "actions/checkout":
 			co := c.checkout(uses, with, ctx)
 			co.Ref = expandEnv(co.Ref, get(s, "env"), c.jobEnv, c.wfEnv)
@@ -84,7 +94,9 @@ var scriptMergeRE = regexp.MustCompile(`pulls\.merge\b|enablePullRequestAutoMerg
 
 // agentStep reads an agent action's inputs.
 func (c *collector) agentStep(k, uses, with *yaml.Node, tool, ctx string) model.AgentStep {
-	st := model.AgentStep{Uses: uses.Value, Pinned: shaRef.MatchString(actionRef(uses.Value)), Tool: tool, Loc: c.loc(k.Line), Inputs: map[string]model.Str{}}
+	// A local action (./) is the workflow's own commit: pinned.
+	pinned := shaRef.MatchString(actionRef(uses.Value)) || strings.HasPrefix(strings.TrimSpace(uses.Value), "./")
+	st := model.AgentStep{Uses: uses.Value, Pinned: pinned, Tool: tool, Loc: c.loc(k.Line), Inputs: map[string]model.Str{}}
 	for _, kv := range pairs(with) {
 		name := kv[0].Value
 		v := model.Str{Value: c.clean(name, scalar(kv[1]), ctx+" input "+name, kv[1].Line), Loc: c.loc(kv[1].Line)}

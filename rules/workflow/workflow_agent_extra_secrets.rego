@@ -11,7 +11,10 @@
 #   A secret that another step only takes as an input — the private key
 #   actions/create-github-app-token turns into a short-lived token, which is
 #   the recommended practice — does not reach the agent, nor does anything a
-#   later step does; the Copilot coding agent ignores the setup job's env. A
+#   later step does; the Copilot coding agent ignores the setup job's env. Nor
+#   is a secret whose name says it holds a setting (CUSTOM_MODEL, an API base
+#   URL, a cloud project or identity provider id), kept secret without being a
+#   credential. A
 #   checkout token left in .git/config is reported by
 #   workflow-checkout-persists-credentials. Add names a deployment
 #   legitimately gives the agent with the policy parameter
@@ -55,6 +58,7 @@ deny contains f if {
 	some st in object.get(j, "agent_steps", [])
 	some s in object.get(st, "secrets", [])
 	object.get(s, "model_key", false) == false
+	object.get(s, "setting", false) == false
 	s.via != "checkout"
 	not upper(s.name) in allowed
 	f := sa.finding(rego.metadata.chain(), s, _message(w, j, st, s))

@@ -71,3 +71,15 @@ test_param_allowlist_quiet if {
 test_empty_input_quiet if {
 	count(workflow_agent_extra_secrets.deny) == 0 with input as {}
 }
+
+# A secret the collector marks as a setting (CUSTOM_MODEL) is quiet; a
+# credential beside it is not.
+test_setting_secret_quiet if {
+	fs := workflow_agent_extra_secrets.deny with input as job([
+		object.union(sec("CUSTOM_MODEL", "input", "custom-model", false, 24), {"setting": true}),
+		sec("DEPLOY_KEY", "step-env", "DEPLOY_KEY", false, 25),
+	])
+	count(fs) == 1
+	some f in fs
+	f.line == 25
+}
