@@ -134,3 +134,8 @@ type Script struct {
 	Runs     []string `json:"runs"`
 	SudoRuns []string `json:"sudo_runs"`
 }
+
+// NotAmongRead is EgressScript.NotRead for a firewall script that is not
+// among the files the scan read (outside the tree, or at a path no COPY
+// shows): what it does is unknown.
+const NotAmongRead = "not among the files read"

@@ -100,23 +100,52 @@ func egressFor(w *model.Workload, b *model.Build, img *model.Image, ix *index) *
 		if eg := ix.follow(r, r.ref, "", b, img, 0); eg != nil {
 			return eg
 		}
-		if notRead == nil && w.Egress == nil && looksLikeFirewall(r.ref) {
-			reason := "not among the files read"
-			for _, p := range candidates(r.ref, "", b, img) {
+		if notRead != nil || w.Egress != nil {
+			continue
+		}
+		ref, from := r.ref, ""
+		if !looksLikeFirewall(ref) {
+			// A script that runs one (an entrypoint or start script
+			// whose firewall script is not in the scan).
+			ref, from = ix.unreadFirewall(r.ref, "", b, img, 0)
+		}
+		if ref != "" {
+			reason := model.NotAmongRead
+			for _, p := range candidates(ref, from, b, img) {
 				if ix.read[p] {
 					reason = "it programs no packet filter"
 				}
 			}
 			notRead = &model.Egress{
 				ScriptUnverified: true,
-				By:               "firewall script " + r.ref + " (" + phaseName(r.phase) + "), not read: " + reason,
+				By:               "firewall script " + ref + " (" + phaseName(r.phase) + "), not read: " + reason,
 				Allow:            []string{},
 				Loc:              r.loc,
-				Script:           &model.EgressScript{Runs: r.ref, Phase: r.phase, NotRead: reason},
+				Script:           &model.EgressScript{Runs: ref, Phase: r.phase, NotRead: reason},
 			}
 		}
 	}
 	return notRead
+}
+
+// unreadFirewall finds, through the scripts ref runs (as follow does), a
+// script named like a firewall that none of them is: the reference and the
+// script file that runs it, or "" when there is none.
+func (ix *index) unreadFirewall(ref, from string, b *model.Build, img *model.Image, hops int) (string, string) {
+	if hops >= maxHops {
+		return "", ""
+	}
+	for _, p := range candidates(ref, from, b, img) {
+		for _, next := range ix.calls[p].Runs {
+			if looksLikeFirewall(next) {
+				return next, p
+			}
+			if n, f := ix.unreadFirewall(next, p, b, img, hops+1); n != "" {
+				return n, f
+			}
+		}
+	}
+	return "", ""
 }
 
 // follow resolves one script reference, from the script in file "from"

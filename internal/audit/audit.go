@@ -395,12 +395,25 @@ func liveEvidence(d *model.Document) map[string]bool {
 }
 
 // unread lists for the scoring policy what was not read: every errors[]
-// entry, and every live check that could not run (as liveEvidence, such a
+// entry, every firewall script a judged workload runs that the scan did
+// not read, and every live check that could not run (as liveEvidence, such a
 // check is no evidence; the policy also keeps its property from passing).
 func unread(d *model.Document, errs []model.Error) []policies.Unread {
 	out := make([]policies.Unread, 0, len(errs))
 	for _, e := range errs {
 		out = append(out, policies.Unread{Source: e.File, Kind: e.Kind, Partial: e.Partial, Error: true})
+	}
+	// A firewall script a judged workload runs that is not in the scan:
+	// nothing shows what it does to egress, so network is not known.
+	seen := map[string]bool{}
+	for _, w := range d.Workloads {
+		if !w.Judged || w.Egress == nil || w.Egress.Script == nil || w.Egress.Script.NotRead != model.NotAmongRead {
+			continue
+		}
+		if ref := w.Egress.Script.Runs; !seen[ref] {
+			seen[ref] = true
+			out = append(out, policies.Unread{Source: ref, Kind: "firewall"})
+		}
 	}
 	if d.Live != nil {
 		for _, u := range d.Live.Unavailable {

@@ -63,8 +63,8 @@ egress(w) := object.get(w, "egress", null)
 # The ways to be unrestricted, each with its own wording.
 problem(w) := "declares no egress restriction" if {
 	not is_object(egress(w))
-} else := sprintf("runs firewall script %s, which was not read (%s): nothing shows that egress is denied by default", [egress(w).script.runs, egress(w).script.not_read]) if {
-	object.get(egress(w), ["script", "not_read"], "") != ""
+} else := sprintf("runs firewall script %s, which programs no packet filter: nothing shows that egress is denied by default", [egress(w).script.runs]) if {
+	object.get(egress(w), ["script", "not_read"], "") == "it programs no packet filter"
 } else := sprintf("runs firewall script %s as %s without sudo: a non-root user cannot program the packet filter, so its rules never apply", [egress(w).script.path, privilege.runtime_user(w)]) if {
 	privilege.script_powerless(w)
 } else := sprintf("has an egress control (%s) that allows every destination", [by(w)]) if {
@@ -104,6 +104,13 @@ unverified_only(w) if {
 	count(object.get(egress(w), "unverified", [])) > 0
 }
 
+# script_not_read: the only control is a firewall script the scan did not
+# read: egress-unverified reports it, and the network property is unknown.
+script_not_read(w) if {
+	is_object(egress(w))
+	object.get(egress(w), ["script", "not_read"], "") == "not among the files read"
+}
+
 # On the host's network stack no container egress control applies at all:
 # host-network reports that, more precisely, at the setting.
 host_stack(w) if wl.is_true(w, "host_network")
@@ -115,6 +122,7 @@ deny contains f if {
 	not wl.network_in_service(w)
 	not isolated(w)
 	not unverified_only(w)
+	not script_not_read(w)
 	not host_stack(w)
 	p := problem(w)
 	f := sa.finding(

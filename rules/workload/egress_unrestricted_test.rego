@@ -143,17 +143,26 @@ test_host_network_left_to_host_network if {
 	}]}
 }
 
-test_unread_firewall_script_fires if {
-	fs := egress_unrestricted.deny with input as {"workloads": [{
-		"source": "devcontainer", "name": "dev", "file": ".devcontainer/devcontainer.json", "line": 1,
-		"egress": {
-			"restricted": false, "script_unverified": true, "by": "firewall script /opt/fw.sh (postStartCommand), not read: not among the files read",
-			"script": {"runs": "/opt/fw.sh", "phase": "postStart", "not_read": "not among the files read"},
-		},
-	}]}
+# A firewall script the scan did not read is egress-unverified's (the
+# network property is unknown); one read that programs no packet filter is
+# positive evidence and fires.
+unread_script(reason) := {"workloads": [{
+	"source": "devcontainer", "name": "dev", "file": ".devcontainer/devcontainer.json", "line": 1,
+	"egress": {
+		"restricted": false, "script_unverified": true, "by": sprintf("firewall script /opt/fw.sh (postStartCommand), not read: %s", [reason]),
+		"script": {"runs": "/opt/fw.sh", "phase": "postStart", "not_read": reason},
+	},
+}]}
+
+test_unread_firewall_script_left_to_egress_unverified if {
+	count(egress_unrestricted.deny) == 0 with input as unread_script("not among the files read")
+}
+
+test_firewall_script_without_filter_fires if {
+	fs := egress_unrestricted.deny with input as unread_script("it programs no packet filter")
 	count(fs) == 1
 	some f in fs
-	contains(f.message, "runs firewall script /opt/fw.sh, which was not read (not among the files read): nothing shows that egress is denied by default")
+	contains(f.message, "runs firewall script /opt/fw.sh, which programs no packet filter: nothing shows that egress is denied by default")
 }
 
 test_script_restricted_quiet if {

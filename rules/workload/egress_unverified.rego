@@ -9,7 +9,9 @@
 #   elsewhere, a construct whose meaning differs between versions (an empty
 #   Cilium egress section), or an egress control of another kind that is read
 #   but not evaluated (GKE FQDNNetworkPolicy, OVN EgressFirewall, OpenShift
-#   EgressNetworkPolicy, AdminNetworkPolicy, Antrea policies). The network
+#   EgressNetworkPolicy, AdminNetworkPolicy, Antrea policies), or a firewall
+#   script a command runs that is not among the files read (the network
+#   property is then unknown: what the script does is not known). The network
 #   property is judged on the part that could be verified; check the rest
 #   against the running cluster (kubectl get ciliumnetworkpolicies,networkpolicies
 #   -A, calicoctl).
@@ -40,5 +42,16 @@ deny contains f if {
 	f := sa.finding(
 		rego.metadata.chain(), w,
 		sprintf("%s: its egress control could not be fully evaluated: %s", [wl.label(w), concat("; ", notes)]),
+	)
+}
+
+deny contains f if {
+	some w in wl.judged_workloads
+	not wl.network_in_service(w)
+	sc := object.get(w, ["egress", "script"], {})
+	object.get(sc, "not_read", "") == "not among the files read"
+	f := sa.finding(
+		rego.metadata.chain(), w.egress,
+		sprintf("%s restricts egress only with firewall script %s, run by its %s command, which is not among the files read: whether it denies egress by default is not known (scan the tree that holds it)", [wl.label(w), sc.runs, object.get(sc, "phase", "")]),
 	)
 }

@@ -30,3 +30,18 @@ test_verified_egress_quiet if {
 		{"source": "compose", "name": "db", "file": "compose.yaml", "line": 3},
 	]}
 }
+
+test_firewall_script_not_read_fires_low if {
+	fs := egress_unverified.deny with input as {"workloads": [{
+		"source": "devcontainer", "name": "dev", "file": ".devcontainer/devcontainer.json", "line": 1,
+		"egress": {
+			"restricted": false, "script_unverified": true, "file": ".devcontainer/devcontainer.json", "line": 7,
+			"script": {"runs": "/usr/local/bin/init-firewall.sh", "phase": "postStart", "not_read": "not among the files read"},
+		},
+	}]}
+	count(fs) == 1
+	some f in fs
+	f.severity == "low"
+	f.line == 7
+	contains(f.message, "devcontainer dev restricts egress only with firewall script /usr/local/bin/init-firewall.sh, run by its postStart command, which is not among the files read")
+}
