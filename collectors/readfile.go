@@ -101,6 +101,14 @@ func readWithin(ctx context.Context, name string, max int64, open func() (*os.Fi
 	return within(ctx, name, func(progress *atomic.Int64) ([]byte, error) { return readCapped(open, max, progress) })
 }
 
+// ReadOpened is the safe read for a file another package opens its own way
+// (the live audit resolves paths inside a root it chose): open runs in a
+// goroutine of its own under the progress deadline, anything but a regular
+// file is refused on the descriptor, and at most max bytes are read.
+func ReadOpened(ctx context.Context, name string, max int64, open func() (*os.File, error)) ([]byte, error) {
+	return readWithin(ctx, name, max, open)
+}
+
 // within runs read under the progress deadline and ctx.
 func within(ctx context.Context, name string, read func(progress *atomic.Int64) ([]byte, error)) ([]byte, error) {
 	type result struct {

@@ -1,9 +1,9 @@
 package live
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -94,27 +94,23 @@ func (r rootFS) resolve(p string, followLast bool) (string, error) {
 }
 
 // readFile reads a regular file (proc and sys entries included). Anything
-// else — a FIFO that would block, a directory, a device — is refused.
+// else — a FIFO that would block, a directory, a device — is refused, and a
+// file system that stops answering costs collectors.ReadTimeout, not the
+// audit.
 func (r rootFS) readFile(p string) ([]byte, error) {
 	hp, err := r.resolve(p, true)
 	if err != nil {
 		return nil, err
 	}
-	// O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
-	// writer; the mode check below then refuses it.
-	f, err := os.OpenFile(hp, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
+	data, err := collectors.ReadOpened(context.Background(), hp, maxRead, func() (*os.File, error) {
+		// O_NONBLOCK: opening a FIFO for reading would otherwise wait for
+		// a writer; the mode check then refuses it.
+		return os.OpenFile(hp, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	})
+	if errors.Is(err, collectors.ErrNotRegular) {
 		return nil, errNotRegular
 	}
-	return io.ReadAll(io.LimitReader(f, maxRead))
+	return data, err
 }
 
 // stat follows the last symlink; sockets and FIFOs are checked by mode

@@ -5,7 +5,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors"
 )
 
 // TestRootConfinesSymlinks: absolute and ../ links inside a non-"/" root
@@ -44,5 +48,41 @@ func TestRootConfinesSymlinks(t *testing.T) {
 	}
 	if _, err := r.readFile("/loop"); err == nil || reason(err) != "too many symlinks" {
 		t.Errorf("/loop: %v", err)
+	}
+}
+
+// TestReadFileRefuses: a FIFO and a device are refused at once (never
+// waited on), and a file over the cap is an error, not a truncated read.
+func TestReadFileRefuses(t *testing.T) {
+	root := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(root, "fifo"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(root, "zero")); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(root, "big")
+	if err := os.WriteFile(big, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, maxRead+1); err != nil {
+		t.Fatal(err)
+	}
+	r, err := newRootFS("/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	for _, p := range []string{filepath.Join(root, "fifo"), filepath.Join(root, "zero")} {
+		if _, err := r.readFile(p); !errors.Is(err, errNotRegular) {
+			t.Errorf("%s: %v, want %v", p, err, errNotRegular)
+		}
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("refusing took %v", d)
+	}
+	var tl *collectors.TooLargeError
+	if _, err := r.readFile(big); !errors.As(err, &tl) {
+		t.Errorf("a file over the cap: %v, want a TooLargeError", err)
 	}
 }
