@@ -43,3 +43,16 @@ test_read_only_and_non_home_quiet if {
 	])
 	count(fs) == 0
 }
+
+# Other agents' home state: each is the host agent's configuration.
+test_other_agents_state_fires if {
+	fs := host_home_state_writable.deny with input as dev([
+		mount("${HOME}/.vibe", false),
+		mount("~/.qwen", false),
+		mount("$HOME/.config/opencode", false),
+		mount("${localEnv:HOME}/.config/goose", false),
+	])
+	count(fs) == 4
+	some f in fs
+	contains(f.message, "Mistral Vibe configuration, API key and MCP server commands")
+}

@@ -2,7 +2,8 @@
 # title: The agent can write the repository's hooks and devcontainer from inside
 # description: |
 #   The repository is mounted read-write into a sandbox that is meant to contain
-#   the agent — its egress is restricted, or a command runs the agent unattended
+#   the agent — its egress is restricted, a firewall script is meant to restrict
+#   it (read or not, holding or not), or a command runs the agent unattended
 #   (--dangerously-skip-permissions, --yolo, --full-auto) — and nothing mounts
 #   .git or .devcontainer read-only over it. The agent can then plant a git hook
 #   (.git/hooks/pre-commit) that runs on the host the next time the developer
@@ -40,6 +41,8 @@ writable_workspace(m) if {
 
 # contained(w) says why the workload is meant to contain the agent.
 contained(w) := "its egress is restricted" if object.get(w, ["egress", "restricted"], false) == true
+
+else := "a firewall script is meant to restrict its egress" if object.get(w, ["egress", "script_unverified"], false) == true
 
 else := sprintf("a command runs the agent with %s", [flag]) if {
 	some c in object.get(w, "commands", [])

@@ -63,3 +63,13 @@ test_compose_service_workspace_bind if {
 	fs := workspace_hooks_writable.deny with input as {"workloads": [{"source": "compose", "name": "agent", "mounts": [m], "egress": {"restricted": true, "by": "internal network: sandbox"}}]}
 	count(fs) == 1
 }
+
+# A firewall script that is meant to restrict egress, even one not read or
+# not denying by default, is the configuration trying to be a boundary.
+test_firewall_attempt_fires if {
+	unread := {"restricted": false, "script_unverified": true, "script": {"runs": "/usr/local/bin/init-firewall.sh", "not_read": "not among the files read"}}
+	fs := workspace_hooks_writable.deny with input as {"workloads": [dev({"egress": unread})]}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "though a firewall script is meant to restrict its egress")
+}
