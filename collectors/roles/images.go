@@ -58,7 +58,7 @@ var platformApps = map[string]string{
 // agentWords name an agent CLI in an image's last component.
 var agentWords = map[string]string{
 	"claude": "Claude Code", "codex": "Codex", "aider": "aider", "goose": "goose",
-	"opencode": "opencode", "openhands": "OpenHands",
+	"opencode": "opencode", "openhands": "OpenHands", "vibe": "Mistral Vibe",
 }
 
 // agentImage says why an image runs an agent, "" when it does not.

@@ -455,7 +455,7 @@ var (
 		"datadog", "telegraf", "jaeger", "grafana", "prometheus", "loki", "elasticsearch", "opensearch",
 		"clickhouse", "mailhog", "mailpit", "adminer", "pgadmin", "temporal", "mcp")
 	agentNames = words2set("agent", "agents", "sandbox", "sandboxes", "claude", "codex", "aider", "goose",
-		"opencode", "openhands", "devcontainer", "workspace")
+		"opencode", "openhands", "vibe", "devcontainer", "workspace")
 	weakPlatformNames = words2set("server", "backend")
 )
 

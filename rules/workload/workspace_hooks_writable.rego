@@ -75,6 +75,9 @@ deny contains f if {
 	some [i, ws] in wl.rel_mounts
 	ws.workspace_rel == "."
 	w := input.workloads[i]
+	# A devcontainer that runs in a compose service read in the scan: the
+	# service's volumes are the mounts (workspaceMount is ignored there).
+	not wl.network_in_service(w)
 	f := _finding(w, ws)
 }
 

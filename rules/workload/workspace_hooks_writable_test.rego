@@ -73,3 +73,10 @@ test_firewall_attempt_fires if {
 	some f in fs
 	contains(f.message, "though a firewall script is meant to restrict its egress")
 }
+
+# A devcontainer that runs in a compose service of the scan: its own
+# workspaceMount is ignored, the service's bind is judged.
+test_compose_devcontainer_left_to_its_service if {
+	d := dev({"egress": fw, "compose": {"files": ["compose.yml"], "service": "app", "resolved": true}})
+	count(workspace_hooks_writable.deny) == 0 with input as {"workloads": [d]}
+}

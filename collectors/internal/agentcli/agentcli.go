@@ -11,7 +11,7 @@ import "strings"
 var CLIs = map[string]string{
 	"claude": "claude-code", "codex": "codex", "gemini": "gemini", "aider": "aider",
 	"opencode": "opencode", "cursor-agent": "cursor", "copilot": "copilot", "qwen": "qwen",
-	"openhands": "openhands", "goose": "goose",
+	"openhands": "openhands", "goose": "goose", "vibe": "vibe",
 }
 
 // Packages maps npm/PyPI packages run through npx/bunx/uvx/pipx to the
@@ -19,7 +19,7 @@ var CLIs = map[string]string{
 var Packages = map[string]string{
 	"@anthropic-ai/claude-code": "claude", "@openai/codex": "codex", "@google/gemini-cli": "gemini",
 	"opencode-ai": "opencode", "@github/copilot": "copilot", "@qwen-code/qwen-code": "qwen",
-	"aider-chat": "aider", "openhands-ai": "openhands",
+	"aider-chat": "aider", "openhands-ai": "openhands", "mistral-vibe": "vibe",
 }
 
 // notRuns are subcommands and flags that configure or inspect an agent CLI

@@ -13,6 +13,8 @@ func TestRuns(t *testing.T) {
 		`npm install -g @anthropic-ai/claude-code`:           "",
 		`echo claude # codex exec`:                           "",
 		`pipx run aider-chat --yes-always`:                   "aider",
+		`vibe --prompt "fix it" --auto-approve`:              "vibe",
+		`uvx mistral-vibe`:                                   "vibe",
 	} {
 		if got := Runs(line); got != want {
 			t.Errorf("Runs(%q) = %q, want %q", line, got, want)
