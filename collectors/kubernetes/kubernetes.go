@@ -60,9 +60,15 @@ func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.
 }
 
 // decode reads every YAML document of data and returns its Kubernetes objects.
+//
+// A document that parses but defines a key twice (as when a missing ---
+// joins two objects) is skipped and the documents after it are still read;
+// its ParseError comes back with them, so the file is partly read. A
+// syntax error stops the stream: the parser cannot go on.
 func decode(ctx context.Context, data []byte) ([]object, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var objs []object
+	var skipped error
 	for {
 		if err := ctx.Err(); err != nil {
 			return objs, fmt.Errorf("read manifests: %w", err)
@@ -70,13 +76,16 @@ func decode(ctx context.Context, data []byte) ([]object, error) {
 		var n yaml.Node
 		err := dec.Decode(&n)
 		if errors.Is(err, io.EOF) {
-			return objs, nil
+			return objs, skipped
 		}
 		if err != nil {
 			_, msg := splitYAMLError(err)
 			line := yamlpos.ErrLine(err, data)
 			if bytes.Contains(data, []byte("{{")) {
 				msg += " (a Helm or Go template? scan its rendered output, e.g. helm template)"
+			}
+			if skipped != nil {
+				return objs, skipped
 			}
 			return objs, &collectors.ParseError{Line: line, Err: fmt.Errorf("parse yaml: %s", msg)}
 		}
@@ -86,7 +95,14 @@ func decode(ctx context.Context, data []byte) ([]object, error) {
 			if errors.As(err, &ee) {
 				line = ee.line
 			}
-			return objs, &collectors.ParseError{Line: line, Err: fmt.Errorf("read yaml: %w", err)}
+			pe := &collectors.ParseError{Line: line, Err: fmt.Errorf("read yaml: %w", err)}
+			if ee != nil && ee.dup {
+				if skipped == nil {
+					skipped = pe
+				}
+				continue
+			}
+			return objs, pe
 		}
 		if len(n.Content) > 0 {
 			objs = appendObjects(objs, n.Content[0], "", "")

@@ -156,3 +156,46 @@ func FuzzCalicoSelector(f *testing.F) {
 		}
 	})
 }
+
+// TestDuplicateKeyDocumentSkipped: two objects joined by a missing --- are
+// one document that defines its keys twice: it is refused at the second
+// key, and the documents after it are still read (the file is partly read).
+func TestDuplicateKeyDocumentSkipped(t *testing.T) {
+	const src = `apiVersion: v1
+kind: Namespace
+metadata:
+  name: a
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: b
+---
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata:
+  name: deny-egress
+  namespace: b
+spec:
+  podSelector: {}
+  policyTypes: [Egress]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: b}
+spec:
+  containers: [{name: c, image: x}]
+`
+	var doc model.Document
+	err := Collector{}.Collect(context.Background(), "k8s.yaml", []byte(src), &doc)
+	var pe *collectors.ParseError
+	if !errors.As(err, &pe) || pe.Line != 5 || !strings.Contains(err.Error(), "duplicate key") {
+		t.Fatalf("Collect() = %v, want the duplicate key at line 5", err)
+	}
+	if len(doc.NetworkPolicies) != 1 || len(doc.Workloads) != 1 {
+		t.Fatalf("read %d policies, %d workloads after the refused document; want 1 and 1", len(doc.NetworkPolicies), len(doc.Workloads))
+	}
+	Collector{}.Link(&doc)
+	if eg := doc.Workloads[0].Egress; eg == nil || !eg.Restricted {
+		t.Errorf("the pod's egress = %+v, want restricted by deny-egress", eg)
+	}
+}

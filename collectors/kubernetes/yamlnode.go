@@ -20,6 +20,7 @@ const (
 type expansionError struct {
 	line int
 	msg  string
+	dup  bool // a key defined twice: the document alone is refused
 }
 
 func (e *expansionError) Error() string { return e.msg }
@@ -113,7 +114,7 @@ func duplicateKey(n *yaml.Node) error {
 			}
 		}
 		if first != 0 {
-			return &expansionError{line: k.Line, msg: fmt.Sprintf("duplicate key %q (first at line %d): the document is ambiguous; a missing --- between two objects?", k.Value, first)}
+			return &expansionError{line: k.Line, dup: true, msg: fmt.Sprintf("duplicate key %q (first at line %d): the document is ambiguous; a missing --- between two objects?", k.Value, first)}
 		}
 	}
 	return nil
