@@ -37,6 +37,7 @@ root_user(u) if {
 deny contains f if {
 	some w in wl.judged_workloads
 	not wl.user_in_devcontainer(w)
+	not wl.psa_restricted(w) # the restricted profile admits no pod that runs as root
 	root_user(wl.str(w, "user"))
 	f := sa.finding(
 		rego.metadata.chain(), w.user,
@@ -50,6 +51,7 @@ deny contains f if {
 deny contains f if {
 	some w in wl.judged_workloads
 	not wl.user_in_devcontainer(w)
+	not wl.psa_restricted(w) # the restricted profile admits no pod that runs as root
 	wl.is_false(w, "run_as_non_root")
 	not w.user
 	f := sa.finding(

@@ -58,3 +58,12 @@ test_unset_quiet if {
 test_empty_input_quiet if {
 	count(container_runs_as_root.deny) == 0 with input as {}
 }
+
+# Pod Security's restricted profile, enforced on the namespace, admits no
+# pod that runs as root.
+test_psa_restricted_namespace_quiet if {
+	w := {"source": "kubernetes", "name": "p/c", "namespace": "team", "user": {"value": "0", "file": "pod.yaml", "line": 12}}
+	restricted := {"name": "team", "labels": {"pod-security.kubernetes.io/enforce": "restricted"}}
+	count(container_runs_as_root.deny) == 0 with input as {"workloads": [w], "namespaces": [restricted]}
+	count(container_runs_as_root.deny) == 1 with input as {"workloads": [w]}
+}

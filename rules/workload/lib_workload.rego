@@ -27,6 +27,18 @@ network_in_service(w) if object.get(w, ["compose", "resolved"], false) == true
 # user rules judge it there, once.
 user_in_devcontainer(w) if object.get(w, "devcontainer", "") != ""
 
+# psa_restricted(w): w is a Kubernetes container in a namespace of the scan
+# labelled pod-security.kubernetes.io/enforce: restricted. The API server
+# admits none of its pods unless each container sets allowPrivilegeEscalation
+# false, runAsNonRoot true, drops every capability and runs under a seccomp
+# profile: a pod spec that leaves them out does not run.
+psa_restricted(w) if {
+	object.get(w, "source", "") == "kubernetes"
+	some ns in object.get(input, "namespaces", [])
+	ns.name == object.get(w, "namespace", "")
+	object.get(ns, ["labels", "pod-security.kubernetes.io/enforce"], "") == "restricted"
+}
+
 # label(w) names a workload the way its format does, so a reader finds it:
 # "compose service app", "Kubernetes container Deployment/default/api/main",
 # "devcontainer dev".

@@ -36,6 +36,10 @@ blocked(w) if {
 # says so, and escalation adds nothing to it.
 blocked(w) if wl.is_true(w, "privileged")
 
+# Pod Security Admission's restricted profile refuses the pod unless it
+# sets allowPrivilegeEscalation false.
+blocked(w) if wl.psa_restricted(w)
+
 deny contains f if {
 	some w in wl.judged_workloads
 	object.get(w, "source", "") == "kubernetes"

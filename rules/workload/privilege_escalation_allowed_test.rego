@@ -53,3 +53,14 @@ test_privileged_container_left_to_privileged_container if {
 		"privileged": {"value": true, "file": "pod.yaml", "line": 9},
 	}]}
 }
+
+# A namespace of the scan that enforces Pod Security's restricted profile
+# admits no pod that leaves allowPrivilegeEscalation unset; baseline does.
+psa_ns(level) := {"name": "team", "labels": {"pod-security.kubernetes.io/enforce": level}}
+
+test_psa_restricted_namespace_quiet if {
+	w := {"source": "kubernetes", "name": "main", "id": "k8s:Pod/team/p/main", "namespace": "team", "file": "pod.yaml", "line": 9}
+	count(privilege_escalation_allowed.deny) == 0 with input as {"workloads": [w], "namespaces": [psa_ns("restricted")]}
+	count(privilege_escalation_allowed.deny) == 1 with input as {"workloads": [w], "namespaces": [psa_ns("baseline")]}
+	count(privilege_escalation_allowed.deny) == 1 with input as {"workloads": [object.union(w, {"namespace": "other"})], "namespaces": [psa_ns("restricted")]}
+}
