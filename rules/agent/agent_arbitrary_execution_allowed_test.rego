@@ -33,6 +33,9 @@ test_interpreters_fire if {
 	fires("Bash(command *)")
 	fires("Bash(osascript *)")
 	fires("Bash(cmd:*)")
+	fires("Bash(git config:*)")
+	fires("Bash(git -c:*)")
+	fires("Bash(git:*)")
 	fires("Bash(powershell.exe:*)")
 	fires("Bash(C:/Windows/System32/cmd.exe:*)")
 	fires("Bash(npm:*)")
@@ -71,6 +74,8 @@ test_message if {
 
 # Scoped: one tool, not any code.
 test_scoped_rules_quiet if {
+	quiet("Bash(git config user.name:*)")
+	quiet("Bash(git status:*)")
 	quiet("Bash(npm test:*)")
 	quiet("Bash(python -m pytest:*)")
 	quiet("Bash(python3 scripts/check.py:*)")

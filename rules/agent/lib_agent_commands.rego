@@ -101,7 +101,7 @@ _second_open(ws, heads) if ws[1] in heads
 _second_open(ws, _) if startswith(ws[1], "-")
 
 # leads are the programs worth a closer look on their own.
-leads := (((((interpreters | wrappers) | runtimes) | clusters) | remote_shells) | readers) | {"find", "printenv", "*"} | {p | some p in package_runners; not contains(p, " ")}
+leads := (((((interpreters | wrappers) | runtimes) | clusters) | remote_shells) | readers) | {"find", "printenv", "git", "*"} | {p | some p in package_runners; not contains(p, " ")}
 
 # runner_heads maps the first word of a two-word runner to its second
 # words (a literal, for speed; a test checks it against the runner lists).
@@ -214,10 +214,28 @@ else := sprintf("find runs any command through -exec%s", [_via(ws, core)]) if {
 	_base(core[0]) == "find"
 }
 
+else := sprintf("git config sets core.fsmonitor, core.sshCommand or an alias, which the next git command runs (Claude Code runs git status itself)%s", [_via(ws, core)]) if {
+	_git_config(core)
+}
+
 else := sprintf("%s runs any package it is given%s", [p, _via(ws, core)]) if {
 	some p in package_runners
 	_starts(core, p)
 	_options_only(array.slice(core, count(split(p, " ")), count(core)))
+}
+
+# _git_config(core): git config (or git -c) with any key and value: a
+# program-naming key is one of them.
+_git_config(core) if {
+	_base(core[0]) == "git"
+	count(core) == 1 # git:* covers git config
+}
+
+_git_config(core) if {
+	_base(core[0]) == "git"
+	count(core) > 1
+	core[1] in {"config", "-c"}
+	_options_only(array.slice(core, 2, count(core)))
 }
 
 # _runner_prefix(core) is the runner a rule's command is the start of:
