@@ -11,7 +11,10 @@
 #   auto-approved as above, or when an allow rule lets a reading command take
 #   any path (Bash(cat:*), Bash(grep:*), Bash(head:*), Bash(jq:*)… — a path
 #   after the prefix, or ../ inside it, reaches ~/.aws), prints the environment
-#   (Bash(printenv:*)) or the cluster's Secrets (Bash(kubectl get:*)). Read deny
+#   (Bash(printenv:*)) or the cluster's Secrets (Bash(kubectl get:*)), and
+#   when an allow rule lets the agent inspect any container the Docker or
+#   Podman daemon runs (Bash(docker inspect:*)): their environment carries
+#   other services' passwords and keys. Read deny
 #   rules do not stop Bash (Claude Code applies them to its file tools only):
 #   only a Bash deny or ask rule that covers the command holds those back. An
 #   agent a workflow step starts reads the runner, not a developer's home:
@@ -51,6 +54,34 @@ deny contains f if {
 	open := [name | some name, paths in targets; not _covered(a, paths)]
 	count(open) > 0
 	f := sa.finding(rego.metadata.chain(), loc, sprintf("%s %s and no deny or ask rule covers %s: the agent can read these credentials", [agent.label(a), _how(loc), concat(", ", open)]))
+}
+
+# docker inspect (podman, docker container inspect) on any container.
+deny contains f if {
+	some a in agent.agents
+	a.tool == "claude-code"
+	not agent.in_workflow(a)
+	not _sandbox_on(a)
+	some r in object.get(a, "allow", [])
+	what := _container_reader(r.value)
+	not agent.held_back(a, sprintf("%s __sandbox_audit_probe__", [what]))
+	f := sa.finding(rego.metadata.chain(), r, sprintf("%s allows %q without a prompt: %s prints any container's environment, where other services keep their passwords and keys", [agent.label(a), r.value, what]))
+}
+
+_container_reader(rule) := concat(" ", [ws[0], sub]) if {
+	agent.open_ended(rule)
+	ws := agent.core_words(agent.command_words(rule))
+	count(ws) == 2
+	ws[0] in agent.runtimes
+	sub := ws[1]
+	sub == "inspect"
+} else := concat(" ", [ws[0], "container", ws[2]]) if {
+	agent.open_ended(rule)
+	ws := agent.core_words(agent.command_words(rule))
+	count(ws) == 3
+	ws[0] in agent.runtimes
+	ws[1] == "container"
+	ws[2] == "inspect"
 }
 
 # A helper rule because OPA evaluates a call inside `not` before negating:

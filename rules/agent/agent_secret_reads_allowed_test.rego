@@ -127,3 +127,20 @@ test_scoped_readers_quiet if {
 	fs := agent_secret_reads_allowed.deny with input as bash_agent(["Bash(cat package.json)", "Bash(ls:*)", "Bash(git status:*)", "Bash(wc -l:*)"], [])
 	count(fs) == 0
 }
+
+container_rules(allow, deny) := {"agents": [{
+	"tool": "claude-code", "scope": "project", "profile": "", "file": settings, "line": 1,
+	"allow": [{"value": v, "file": settings, "line": 4} | some v in allow], "ask": [],
+	"deny": [{"value": v, "file": settings, "line": 9} | some v in deny],
+}]}
+
+# docker inspect on any container prints other services' secrets; a scoped
+# or held-back rule, and other docker commands (logs), are quiet.
+test_container_readers_fire if {
+	fs := agent_secret_reads_allowed.deny with input as container_rules(["Bash(docker inspect:*)", "Bash(podman container inspect:*)", "Bash(docker logs:*)"], [])
+	count(fs) == 2
+	some f in fs
+	contains(f.message, "allows \"Bash(docker inspect:*)\" without a prompt: docker inspect prints any container's environment")
+	count(agent_secret_reads_allowed.deny) == 0 with input as container_rules(["Bash(docker ps:*)", "Bash(docker inspect myapp)"], [])
+	count(agent_secret_reads_allowed.deny) == 0 with input as container_rules(["Bash(docker inspect:*)"], ["Bash(docker inspect:*)"])
+}
