@@ -58,11 +58,12 @@ deny contains f if {
 
 # docker inspect (podman, docker container inspect) on any container.
 deny contains f if {
-	some a in agent.agents
+	some [i, j] in agent.lead_allows
+	a := agent.agents[i]
 	a.tool == "claude-code"
 	not agent.in_workflow(a)
 	not _sandbox_on(a)
-	some r in object.get(a, "allow", [])
+	r := a.allow[j]
 	what := _container_reader(r.value)
 	not agent.held_back(a, sprintf("%s __sandbox_audit_probe__", [what]))
 	f := sa.finding(rego.metadata.chain(), r, sprintf("%s allows %q without a prompt: %s prints any container's environment, where other services keep their passwords and keys", [agent.label(a), r.value, what]))

@@ -101,7 +101,7 @@ _second_open(ws, heads) if ws[1] in heads
 _second_open(ws, _) if startswith(ws[1], "-")
 
 # leads are the programs worth a closer look on their own.
-leads := (((((interpreters | wrappers) | runtimes) | clusters) | remote_shells) | readers) | {"find", "printenv", "git", "*"} | {p | some p in package_runners; not contains(p, " ")}
+leads := (((((interpreters | wrappers) | runtimes) | clusters) | remote_shells) | readers) | {"find", "printenv", "*"} | {p | some p in package_runners; not contains(p, " ")}
 
 # runner_heads maps the first word of a two-word runner to its second
 # words (a literal, for speed; a test checks it against the runner lists).
@@ -111,6 +111,8 @@ runner_heads := {
 	"mise": {"exec", "x"}, "asdf": {"exec"}, "devbox": {"run"}, "nix-shell": {"--run"}, "bundle": {"exec"},
 	"npm": {"exec", "x"}, "pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"}, "pipx": {"run"}, "bun": {"x"},
 	"nix": {"run"}, "go": {"run"}, "deno": {"run"}, "gem": {"exec"},
+	# not a runner: git config and git -c set the programs git runs next
+	"git": {"config", "-c"},
 }
 
 # words(rule) are the words of the command a shell rule names, without

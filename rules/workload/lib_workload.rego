@@ -34,8 +34,11 @@ user_in_devcontainer(w) if object.get(w, "devcontainer", "") != ""
 # profile: a pod spec that leaves them out does not run.
 psa_restricted(w) if {
 	object.get(w, "source", "") == "kubernetes"
+	object.get(w, "namespace", "") in psa_restricted_namespaces
+}
+
+psa_restricted_namespaces contains ns.name if {
 	some ns in object.get(input, "namespaces", [])
-	ns.name == object.get(w, "namespace", "")
 	object.get(ns, ["labels", "pod-security.kubernetes.io/enforce"], "") == "restricted"
 }
 
