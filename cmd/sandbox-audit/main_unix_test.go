@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sandbox-audit/sandbox-audit/internal/testenv"
 )
 
 // TestMain lets the test binary be the command: with SANDBOX_AUDIT_MAIN=1
@@ -114,7 +116,7 @@ func gitRun(t *testing.T, dir string, args ...string) {
 // writer) at once, with exit 2, the child gone with it.
 func TestSignalStopsStuckChild(t *testing.T) {
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		t.Skip("needs /proc to find the git child")
+		testenv.SkipOutsideCI(t, "needs /proc to find the git child")
 	}
 	repo := t.TempDir()
 	gitRun(t, repo, "init", "-q", "-b", "main")
@@ -172,7 +174,7 @@ func TestSignalStopsLongScan(t *testing.T) {
 	s := start(t, "scan", "-f", "json", dir)
 	time.Sleep(1500 * time.Millisecond)
 	if zombie(s.cmd.Process.Pid) {
-		t.Skip("the scan ended before the signal: nothing to interrupt")
+		testenv.SkipOutsideCI(t, "the scan ended before the signal: nothing to interrupt")
 	}
 	code, took := s.stop(t, syscall.SIGTERM)
 	if code != 2 {
