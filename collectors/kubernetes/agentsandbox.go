@@ -6,7 +6,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -156,16 +155,9 @@ func (f *file) sandboxClaim(o object) {
 	}
 	desc := fmt.Sprintf("agent-sandbox SandboxClaim %s/%s", o.namespace, o.name)
 	for _, e := range items(get(spec, "env")) {
-		name := str(get(e, "name"))
-		if name == "" {
+		ev, ok := f.envVar(e, desc)
+		if !ok {
 			continue
-		}
-		ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveName(name), Loc: f.loc(e)}
-		if v := get(e, "value"); v != nil {
-			if r := secrets.DetectNamed(name, str(v)); r != nil {
-				ev.Secret = r
-				f.credential(*r, "env", desc+" env "+name, v)
-			}
 		}
 		ref.Env = append(ref.Env, ev)
 		ref.EnvContainers = append(ref.EnvContainers, str(get(e, "containerName")))

@@ -26,22 +26,9 @@ func (f *file) credential(r model.SecretRef, where, context string, n *yaml.Node
 // env classifies a container's env and envFrom without keeping values.
 func (f *file) env(c *yaml.Node, desc string, w *model.Workload) {
 	for _, e := range items(get(c, "env")) {
-		name := str(get(e, "name"))
-		if name == "" {
-			continue
+		if ev, ok := f.envVar(e, desc); ok {
+			w.Env = append(w.Env, ev)
 		}
-		ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveName(name), Loc: f.loc(e)}
-		if vf := get(e, "valueFrom"); vf != nil {
-			ev.FromSecret = get(vf, "secretKeyRef") != nil
-		} else if v := get(e, "value"); v != nil {
-			ev.SensitiveName = secrets.SensitiveEnv(name, str(v), true)
-			if r := secrets.DetectNamed(name, str(v)); r != nil {
-				ev.Secret = r
-				f.credential(*r, "env", desc+" env "+name, v)
-			}
-			ev.Weak = ev.Secret == nil && secrets.WeakSecret(name, str(v))
-		}
-		w.Env = append(w.Env, ev)
 	}
 	for _, e := range items(get(c, "envFrom")) {
 		// envFrom names no variable: the entry stands for every key of the
@@ -52,6 +39,28 @@ func (f *file) env(c *yaml.Node, desc string, w *model.Workload) {
 			})
 		}
 	}
+}
+
+// envVar classifies one env entry (name, value or valueFrom) without its
+// value, recording a literal secret as a credential; false for an entry
+// without a name.
+func (f *file) envVar(e *yaml.Node, desc string) (model.EnvVar, bool) {
+	name := str(get(e, "name"))
+	if name == "" {
+		return model.EnvVar{}, false
+	}
+	ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveName(name), Loc: f.loc(e)}
+	if vf := get(e, "valueFrom"); vf != nil {
+		ev.FromSecret = get(vf, "secretKeyRef") != nil
+	} else if v := get(e, "value"); v != nil {
+		ev.SensitiveName = secrets.SensitiveEnv(name, str(v), true)
+		if r := secrets.DetectNamed(name, str(v)); r != nil {
+			ev.Secret = r
+			f.credential(*r, "env", desc+" env "+name, v)
+		}
+		ev.Weak = ev.Secret == nil && secrets.WeakSecret(name, str(v))
+	}
+	return ev, true
 }
 
 // ports keeps the container ports bound on the node (hostPort): only those

@@ -283,18 +283,25 @@ func podKey(w *model.Workload) string {
 	return w.File + "\x00" + w.ID[:i]
 }
 
+// agentPods maps each Kubernetes pod with an agent's container to the
+// first such container's name, init containers left out when asked.
+func agentPods(ws []model.Workload, skipInit bool) map[string]string {
+	out := map[string]string{}
+	for _, w := range ws {
+		if k := podKey(&w); k != "" && w.Role == Agent && !(skipInit && w.ContainerType == "init") {
+			if _, ok := out[k]; !ok {
+				out[k] = w.Name
+			}
+		}
+	}
+	return out
+}
+
 // samePod makes every container of an agent's pod the agent's: they share
 // its network namespace and often its volumes, so their privileges and
 // mounts are within the agent's reach.
 func samePod(ws []model.Workload, fixed []bool) {
-	agentPods := map[string]string{}
-	for _, w := range ws {
-		if k := podKey(&w); k != "" && w.Role == Agent {
-			if _, ok := agentPods[k]; !ok {
-				agentPods[k] = w.Name
-			}
-		}
-	}
+	agentPods := agentPods(ws, false)
 	for i := range ws {
 		w := &ws[i]
 		if w.Role == Agent || fixed[i] {
@@ -313,14 +320,7 @@ func samePod(ws []model.Workload, fixed []bool) {
 // agent's own container. A sidecar (an init container that keeps running)
 // is not one of them. Its runtime socket or host root stays a note.
 func initContainers(ws []model.Workload, chosen []bool) {
-	agentPods := map[string]string{}
-	for _, w := range ws {
-		if k := podKey(&w); k != "" && w.Role == Agent && w.ContainerType != "init" {
-			if _, ok := agentPods[k]; !ok {
-				agentPods[k] = w.Name
-			}
-		}
-	}
+	agentPods := agentPods(ws, true)
 	for i := range ws {
 		w := &ws[i]
 		if w.ContainerType != "init" || w.Role != Agent || chosen[i] {

@@ -104,13 +104,6 @@ unverified_only(w) if {
 	count(object.get(egress(w), "unverified", [])) > 0
 }
 
-# script_not_read: the only control is a firewall script the scan did not
-# read: egress-unverified reports it, and the network property is unknown.
-script_not_read(w) if {
-	is_object(egress(w))
-	object.get(egress(w), ["script", "not_read"], "") == "not among the files read"
-}
-
 # On the host's network stack no container egress control applies at all:
 # host-network reports that, more precisely, at the setting.
 host_stack(w) if wl.is_true(w, "host_network")
@@ -122,7 +115,7 @@ deny contains f if {
 	not wl.network_in_service(w)
 	not isolated(w)
 	not unverified_only(w)
-	not script_not_read(w)
+	not wl.script_not_read(w) # egress-unverified's; network is unknown
 	not host_stack(w)
 	p := problem(w)
 	f := sa.finding(

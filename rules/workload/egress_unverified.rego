@@ -48,8 +48,8 @@ deny contains f if {
 deny contains f if {
 	some w in wl.judged_workloads
 	not wl.network_in_service(w)
-	sc := object.get(w, ["egress", "script"], {})
-	object.get(sc, "not_read", "") == "not among the files read"
+	wl.script_not_read(w)
+	sc := w.egress.script
 	f := sa.finding(
 		rego.metadata.chain(), w.egress,
 		sprintf("%s restricts egress only with firewall script %s, run by its %s command, which is not among the files read: whether it denies egress by default is not known (scan the tree that holds it)", [wl.label(w), sc.runs, object.get(sc, "phase", "")]),

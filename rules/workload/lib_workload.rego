@@ -42,6 +42,13 @@ psa_restricted_namespaces contains ns.name if {
 	object.get(ns, ["labels", "pod-security.kubernetes.io/enforce"], "") == "restricted"
 }
 
+# script_not_read(w): w's only egress control is a firewall script that is
+# not among the files read (model.NotAmongRead): what it does is unknown.
+script_not_read(w) if {
+	is_object(object.get(w, "egress", null))
+	object.get(w.egress, ["script", "not_read"], "") == "not among the files read"
+}
+
 # label(w) names a workload the way its format does, so a reader finds it:
 # "compose service app", "Kubernetes container Deployment/default/api/main",
 # "devcontainer dev".
