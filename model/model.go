@@ -630,7 +630,21 @@ type AgentSecret struct {
 	// out of sight (CUSTOM_MODEL, …_BASE_URL, …_PROJECT, …_PROVIDER), not a
 	// credential.
 	Setting bool `json:"setting,omitempty"`
+	// App is set when the secret is a GitHub App installation token an
+	// earlier step of the job minted (actions/create-github-app-token);
+	// Name is then the output that holds it (steps.ID.outputs.token).
+	App *AppToken `json:"app,omitempty"`
 	Loc
+}
+
+// AppToken is what the step that minted a GitHub App token asked for.
+type AppToken struct {
+	Step string `json:"step"` // the minting step's id
+	// Scoped is true when the step names the permissions it wants
+	// (permission-* inputs); an unscoped token carries every permission
+	// of the app's installation.
+	Scoped bool     `json:"scoped"`
+	Write  []string `json:"write"` // scopes it asks write access to
 }
 
 // Checkout is an actions/checkout step.

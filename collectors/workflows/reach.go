@@ -76,6 +76,61 @@ type stepFacts struct {
 	id      string
 	leaves  []model.AgentSecret // secrets in $GITHUB_ENV or on disk
 	outputs []model.AgentSecret // secrets written to $GITHUB_OUTPUT
+	app     *model.AppToken     // the step mints a GitHub App token
+}
+
+// appTokenActions mint a GitHub App installation token into the step's
+// output "token".
+var appTokenActions = map[string]bool{
+	"actions/create-github-app-token": true,
+	"tibdex/github-app-token":         true,
+}
+
+var (
+	// permissionJSONRE finds "scope": "write" in tibdex/github-app-token's
+	// permissions input.
+	permissionJSONRE = regexp.MustCompile(`"([a-z_-]+)"\s*:\s*"write"`)
+	// appTokenRefRE finds steps.ID.outputs.token inside an expression.
+	appTokenRefRE = regexp.MustCompile(`\bsteps\.([A-Za-z0-9_-]+)\.outputs\.token\b`)
+)
+
+// appToken reads the permissions a token-minting step asks for.
+func appToken(id string, with *yaml.Node) *model.AppToken {
+	t := &model.AppToken{Step: id, Write: []string{}}
+	for _, kv := range pairs(with) {
+		name, v := kv[0].Value, strings.TrimSpace(scalar(kv[1]))
+		switch {
+		case strings.HasPrefix(name, "permission-"):
+			t.Scoped = true
+			if v == "write" || v == "admin" {
+				t.Write = append(t.Write, strings.TrimPrefix(name, "permission-"))
+			}
+		case name == "permissions":
+			t.Scoped = true
+			for _, m := range permissionJSONRE.FindAllStringSubmatch(v, -1) {
+				t.Write = append(t.Write, m[1])
+			}
+		}
+	}
+	sort.Strings(t.Write)
+	return t
+}
+
+// appTokenRefs lists the minted app tokens an expression-bearing value
+// names, of the steps before the agent's.
+func appTokenRefs(text string, minted map[string]*model.AppToken) []*model.AppToken {
+	if len(minted) == 0 || !strings.Contains(text, "${{") {
+		return nil
+	}
+	var out []*model.AppToken
+	for _, e := range exprRE.FindAllStringSubmatch(text, -1) {
+		for _, m := range appTokenRefRE.FindAllStringSubmatch(e[1], -1) {
+			if t := minted[m[1]]; t != nil {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
 }
 
 // envSecrets maps each variable of an env: block to the secrets its value
@@ -229,9 +284,27 @@ func (c *collector) reach(st *model.AgentStep, in reachInput) []model.AgentSecre
 			}
 		}
 	}
+	// Tokens minted by earlier steps of the job, by step id; the agent
+	// step's own env, inputs and script may name them (a job's env cannot:
+	// it is set before any step runs).
+	minted := map[string]*model.AppToken{}
+	for i := 0; i < in.stepIdx && i < len(in.facts); i++ {
+		if f := in.facts[i]; f.app != nil && f.id != "" {
+			minted[f.id] = f.app
+		}
+	}
+	addApps := func(text, via, to string, line int) {
+		for _, t := range appTokenRefs(text, minted) {
+			add(model.AgentSecret{Name: "steps." + t.Step + ".outputs.token", Via: via, To: to, App: t, Loc: c.loc(line)})
+		}
+	}
 	var with, run *yaml.Node
 	if in.step != nil {
-		fromEnv(get(in.step, "env"), "step-env")
+		env := get(in.step, "env")
+		fromEnv(env, "step-env")
+		for _, kv := range pairs(env) {
+			addApps(scalar(kv[1]), "step-env", kv[0].Value, kv[0].Line)
+		}
 		with, run = get(in.step, "with"), get(in.step, "run")
 	}
 	for _, kv := range pairs(with) {
@@ -241,12 +314,14 @@ func (c *collector) reach(st *model.AgentStep, in reachInput) []model.AgentSecre
 		for _, name := range secretNames(scalar(kv[1])) {
 			add(model.AgentSecret{Name: name, Via: "input", To: kv[0].Value, Loc: c.loc(kv[1].Line)})
 		}
+		addApps(scalar(kv[1]), "input", kv[0].Value, kv[1].Line)
 	}
 	if run != nil && run.Kind == yaml.ScalarNode {
 		for i, line := range strings.Split(run.Value, "\n") {
 			for _, name := range secretNames(line) {
 				add(model.AgentSecret{Name: name, Via: "run", Loc: c.loc(lineOf(run, i))})
 			}
+			addApps(line, "run", "", lineOf(run, i))
 		}
 	}
 	fromEnv(in.jobEnv, "job-env")

@@ -58,7 +58,31 @@ jobs:
         with:
           github_token: ${{ steps.app.outputs.token }}
           anthropic_api_key: ${{ secrets.ANTHROPIC_API_KEY }}
-`, [][]secretView{{{"ANTHROPIC_API_KEY", "input", "anthropic_api_key", true, 13}}}},
+`, [][]secretView{{
+			{"steps.app.outputs.token", "input", "github_token", false, 12},
+			{"ANTHROPIC_API_KEY", "input", "anthropic_api_key", true, 13},
+		}}},
+
+		{"app token in the agent's env, by the step that minted it; a later or unknown step's is none", `on: pull_request
+jobs:
+  a:
+    steps:
+      - uses: actions/create-github-app-token@v2
+        id: mint
+        with:
+          app-id: ${{ vars.APP_ID }}
+          private-key: ${{ secrets.APP_KEY }}
+      - run: codex exec "review" && gh pr comment -F out.md
+        env:
+          GH_TOKEN: ${{ steps.mint.outputs.token || github.token }}
+          OTHER: ${{ steps.later.outputs.token }}
+          NOTE: steps.mint.outputs.token
+      - uses: tibdex/github-app-token@v2
+        id: later
+`, [][]secretView{{
+			{"GITHUB_TOKEN", "step-env", "GH_TOKEN", false, 12},
+			{"steps.mint.outputs.token", "step-env", "GH_TOKEN", false, 12},
+		}}},
 
 		{"a later step's secret and an if: condition do not reach", `on: push
 jobs:
@@ -248,5 +272,58 @@ func TestMentions(t *testing.T) {
 		if got := mentions(tt.line, tt.name); got != tt.want {
 			t.Errorf("mentions(%q, %q) = %v, want %v", tt.line, tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestAppTokenPermissions: what the minting step asks for decides what the
+// token can do; without permission-* inputs it can do all the app can.
+func TestAppTokenPermissions(t *testing.T) {
+	src := `on: issues
+jobs:
+  a:
+    steps:
+      - uses: actions/create-github-app-token@v2
+        id: all
+        with: {app-id: "1", private-key: "${{ secrets.K }}"}
+      - uses: actions/create-github-app-token@v2
+        id: some
+        with:
+          app-id: "1"
+          private-key: ${{ secrets.K }}
+          permission-contents: read
+          permission-pull-requests: write
+          permission-issues: write
+      - uses: tibdex/github-app-token@v2
+        id: json
+        with:
+          permissions: '{"contents": "read", "checks": "write"}'
+      - uses: actions/create-github-app-token@v2
+        id: ro
+        with: {permission-contents: read}
+      - run: gemini -p "triage"
+        env:
+          A: ${{ steps.all.outputs.token }}
+          B: ${{ steps.some.outputs.token }}
+          C: ${{ steps.json.outputs.token }}
+          D: ${{ steps.ro.outputs.token }}
+`
+	var doc model.Document
+	if err := New().Collect(context.Background(), ".github/workflows/t.yml", []byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]model.AppToken{}
+	for _, s := range doc.Workflows[0].Jobs[0].AgentSteps[0].Secrets {
+		if s.App != nil {
+			got[s.To] = *s.App
+		}
+	}
+	want := map[string]model.AppToken{
+		"A": {Step: "all", Scoped: false, Write: []string{}},
+		"B": {Step: "some", Scoped: true, Write: []string{"issues", "pull-requests"}},
+		"C": {Step: "json", Scoped: true, Write: []string{"checks"}},
+		"D": {Step: "ro", Scoped: true, Write: []string{}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("app tokens (-want +got):\n%s", diff)
 	}
 }

@@ -63,6 +63,9 @@ func (c *collector) step(s *yaml.Node, j *model.Job, ctx string) stepFacts {
 			j.StateRestores = append(j.StateRestores, r)
 		}
 		c.usesFacts(name, with, &f)
+		if appTokenActions[name] {
+			f.app = appToken(f.id, with)
+		}
 	}
 	if run := get(s, "run"); run != nil && run.Kind == yaml.ScalarNode {
 		c.runScript(run, j)

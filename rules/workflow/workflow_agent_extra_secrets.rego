@@ -16,7 +16,8 @@
 #   URL, a cloud project or identity provider id), kept secret without being a
 #   credential. A
 #   checkout token left in .git/config is reported by
-#   workflow-checkout-persists-credentials. Add names a deployment
+#   workflow-checkout-persists-credentials, a GitHub token by
+#   workflow-agent-github-token-readable. Add names a deployment
 #   legitimately gives the agent with the policy parameter
 #   agent_secret_allowlist.
 # related_resources:
@@ -60,6 +61,7 @@ deny contains f if {
 	object.get(s, "model_key", false) == false
 	object.get(s, "setting", false) == false
 	s.via != "checkout"
+	not is_object(object.get(s, "app", null)) # workflow-agent-github-token-readable
 	not upper(s.name) in allowed
 	f := sa.finding(rego.metadata.chain(), s, _message(w, j, st, s))
 }
