@@ -161,6 +161,9 @@ type Workload struct {
 	Annotations map[string]string `json:"annotations,omitempty"`
 	Commands    []Command         `json:"commands"`
 	Features    []Str             `json:"features"` // devcontainer features, id without version
+	// RepoGrants are the other repositories a codespace's token is given
+	// access to (customizations.codespaces.repositories).
+	RepoGrants []RepoGrant `json:"repo_grants"`
 
 	// ServiceAccountTokenFrom says what decided ServiceAccountToken: pod
 	// (the pod spec), service-account (the ServiceAccount object) or
@@ -277,6 +280,9 @@ type EnvVar struct {
 	// name, or the default of a ${NAME:-default} reference, is one anyone
 	// could guess (postgres, changeme, minioadmin123); Secret is nil then.
 	Weak bool `json:"weak,omitempty"`
+	// Switch names the agent guard the variable's literal value turns off
+	// (codex-no-sandbox, openhands-host-network); "" for none.
+	Switch string `json:"switch,omitempty"`
 	Loc
 }
 
@@ -299,6 +305,13 @@ type Command struct {
 	Scripts []string `json:"scripts"`
 	// SudoScripts are those of Scripts it runs through sudo or doas.
 	SudoScripts []string `json:"sudo_scripts"`
+}
+
+// RepoGrant is access to another repository asked for a codespace.
+type RepoGrant struct {
+	Repo  string   `json:"repo"`  // owner/name, or owner/* for all of an owner's
+	Write []string `json:"write"` // permissions granted write (write-all: "*")
+	Loc
 }
 
 // Image is a Dockerfile / Containerfile.
@@ -553,6 +566,14 @@ type Job struct {
 	Pushes         []Str       `json:"pushes"`     // run steps that git push
 	TimeoutMinutes *Int        `json:"timeout_minutes,omitempty"`
 	Env            []EnvVar    `json:"env"`
+	// Injections are expressions the runner expands into a run: script or
+	// an actions/github-script script before it runs: what they hold
+	// becomes code.
+	Injections []Injection `json:"injections"`
+	// GuardGaps are the top-level || branches of the job's if: that start
+	// it on an outsider's text (a comment or issue body) without the
+	// author_association check another branch makes.
+	GuardGaps []Str `json:"guard_gaps"`
 	// IgnoredKeys lists keys of the copilot-setup-steps job that the Copilot
 	// coding agent does not honour (only steps, permissions, runs-on,
 	// services, snapshot and timeout-minutes are); empty for other jobs.
@@ -634,6 +655,16 @@ type AgentSecret struct {
 	// earlier step of the job minted (actions/create-github-app-token);
 	// Name is then the output that holds it (steps.ID.outputs.token).
 	App *AppToken `json:"app,omitempty"`
+	Loc
+}
+
+// Injection is one expression expanded into a script.
+type Injection struct {
+	Expr string `json:"expr"` // github.event.issue.body, steps.codex.outputs.final-message
+	// Source is who writes its value: untrusted (an outsider: an issue,
+	// comment, pull request, commit message or branch name) or agent (an
+	// agent step's output, in this job or through a job's outputs).
+	Source string `json:"source"`
 	Loc
 }
 

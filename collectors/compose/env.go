@@ -5,6 +5,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/agentcli"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
@@ -87,6 +88,9 @@ func (s *service) envVar(name, value string, hasValue bool, loc model.Loc) {
 		return
 	}
 	ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveEnv(name, value, hasValue), Loc: loc}
+	if hasValue {
+		ev.Switch = agentcli.EnvSwitch(name, value)
+	}
 	switch {
 	case !hasValue:
 		ev.FromHost = name

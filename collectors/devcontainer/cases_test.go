@@ -250,3 +250,48 @@ func docJSON(t *testing.T, doc *model.Document) string {
 	}
 	return string(b)
 }
+
+// TestCodespacesRepositories: the other repositories a codespace's token
+// may act on, with what it may write there.
+func TestCodespacesRepositories(t *testing.T) {
+	src := `{
+  "image": "mcr.microsoft.com/devcontainers/base:bookworm",
+  "customizations": {
+    "vscode": {"extensions": ["x.y"]},
+    "codespaces": {
+      "repositories": {
+        "acme/assets": {"permissions": {"contents": "write", "pull_requests": "read", "issues": "write"}},
+        "acme/*": {"permissions": "write-all"},
+        "acme/docs": {"permissions": "read-all"}
+      }
+    }
+  }
+}`
+	doc := collect(t, ".devcontainer/devcontainer.json", []byte(src))
+	got := doc.Workloads[0].RepoGrants
+	at := func(line int) model.Loc { return model.Loc{File: ".devcontainer/devcontainer.json", Line: line} }
+	want := []model.RepoGrant{
+		{Repo: "acme/assets", Write: []string{"contents", "issues"}, Loc: at(7)},
+		{Repo: "acme/*", Write: []string{"*"}, Loc: at(8)},
+		{Repo: "acme/docs", Write: []string{}, Loc: at(9)},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("repo grants (-want +got):\n%s", diff)
+	}
+}
+
+// TestEnvSwitch: an agent's documented switch set true is marked on the
+// variable; set false, or to a reference, it is not.
+func TestEnvSwitch(t *testing.T) {
+	src := `{"image": "x", "containerEnv": {"CODEX_UNSAFE_ALLOW_NO_SANDBOX": "1", "SANDBOX_USE_HOST_NETWORK": "false"},
+  "remoteEnv": {"CODEX_UNSAFE_ALLOW_NO_SANDBOX": "${localEnv:ALLOW}"}}`
+	doc := collect(t, ".devcontainer/devcontainer.json", []byte(src))
+	var got []string
+	for _, e := range doc.Workloads[0].Env {
+		got = append(got, e.Name+"="+e.Switch)
+	}
+	want := []string{"CODEX_UNSAFE_ALLOW_NO_SANDBOX=codex-no-sandbox", "SANDBOX_USE_HOST_NETWORK=", "CODEX_UNSAFE_ALLOW_NO_SANDBOX="}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("env switches (-want +got):\n%s", diff)
+	}
+}

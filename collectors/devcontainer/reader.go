@@ -2,10 +2,12 @@ package devcontainer
 
 import (
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/tailscale/hujson"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/agentcli"
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/textpos"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
@@ -148,6 +150,8 @@ func (r *reader) read(obj *hujson.Object) {
 			}
 		case "forwardPorts", "appPort":
 			r.ports(v)
+		case "customizations":
+			r.codespaces(v)
 		case "remoteUser":
 			r.remoteUser = r.str(v)
 		case "containerUser":
@@ -155,6 +159,39 @@ func (r *reader) read(obj *hujson.Object) {
 		default:
 			if phase, ok := phases[m.name]; ok {
 				r.commands(m.name, phase, v)
+			}
+		}
+	}
+}
+
+// codespaces reads the repositories a codespace's token may also act on:
+// permissions "write-all" or a map of permission to read/write.
+func (r *reader) codespaces(v *hujson.Value) {
+	for _, c := range members(v) {
+		if c.name != "codespaces" {
+			continue
+		}
+		for _, k := range members(c.val) {
+			if k.name != "repositories" {
+				continue
+			}
+			for _, repo := range members(k.val) {
+				g := model.RepoGrant{Repo: repo.name, Write: []string{}, Loc: r.loc(repo.off)}
+				for _, p := range members(repo.val) {
+					if p.name != "permissions" {
+						continue
+					}
+					if all, ok := str(p.val); ok && all == "write-all" {
+						g.Write = append(g.Write, "*")
+					}
+					for _, perm := range members(p.val) {
+						if level, ok := str(perm.val); ok && level == "write" {
+							g.Write = append(g.Write, perm.name)
+						}
+					}
+				}
+				sort.Strings(g.Write)
+				r.w.RepoGrants = append(r.w.RepoGrants, g)
 			}
 		}
 	}
@@ -257,6 +294,9 @@ func (r *reader) env(where, name, value string, hasValue bool, loc model.Loc) {
 		return
 	}
 	ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveEnv(name, value, hasValue), Loc: loc}
+	if hasValue {
+		ev.Switch = agentcli.EnvSwitch(name, value)
+	}
 	if !hasValue {
 		ev.FromHost = name // docker run -e NAME passes the host's value
 	} else {

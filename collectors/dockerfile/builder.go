@@ -8,6 +8,7 @@ import (
 	"github.com/moby/buildkit/frontend/dockerfile/parser"
 	"github.com/moby/buildkit/frontend/dockerfile/shell"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/agentcli"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
@@ -43,6 +44,8 @@ type builder struct {
 	stages []stage
 	img    model.Image
 	creds  []model.Credential
+	mcp    []model.MCPServer // servers RUN registers with an agent CLI
+	src    []string          // the file's lines, to place what a RUN's continued lines hold
 }
 
 func newBuilder(file string, escape rune) *builder {
@@ -236,6 +239,9 @@ func (b *builder) arg(n *parser.Node) {
 
 func (b *builder) variable(kind, name, value string, hasValue bool, n *parser.Node) {
 	ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveEnv(name, value, hasValue), Loc: b.loc(n)}
+	if hasValue {
+		ev.Switch = agentcli.EnvSwitch(name, value)
+	}
 	ev.Secret = secrets.DetectNamed(name, value)
 	if ev.Secret == nil && secrets.IsReference(value) {
 		// "${TOKEN:-ghp_…}": a reference whose default is a literal token.

@@ -76,12 +76,14 @@ func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.
 		return err
 	}
 	b := newBuilder(p, res.EscapeToken)
+	b.src = strings.Split(string(data), "\n")
 	for _, n := range res.AST.Children {
 		b.instruction(n)
 	}
 	b.finish()
 	doc.Images = append(doc.Images, b.img)
 	doc.Credentials = append(doc.Credentials, b.creds...)
+	doc.MCPServers = append(doc.MCPServers, b.mcp...)
 	return nil
 }
 

@@ -18,6 +18,7 @@ func (b *builder) run(n *parser.Node) {
 			b.img.PipeToShell = append(b.img.PipeToShell, model.Str{Value: clip(secrets.Redact(p), maxKeptText), Loc: b.loc(n)})
 		}
 	}
+	b.mcpAdds(n)
 	b.privileges(shellText(n), b.loc(n))
 	text := n.Original
 	for _, h := range n.Heredocs {

@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/agentcli"
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/shell"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
@@ -54,6 +55,7 @@ func (f *file) envVar(e *yaml.Node, desc string) (model.EnvVar, bool) {
 		ev.FromSecret = get(vf, "secretKeyRef") != nil
 	} else if v := get(e, "value"); v != nil {
 		ev.SensitiveName = secrets.SensitiveEnv(name, str(v), true)
+		ev.Switch = agentcli.EnvSwitch(name, str(v))
 		if r := secrets.DetectNamed(name, str(v)); r != nil {
 			ev.Secret = r
 			f.credential(*r, "env", desc+" env "+name, v)

@@ -28,6 +28,7 @@ func (c *collector) job(id, body *yaml.Node, wfPerms *model.Permissions, copilot
 		j.Permissions = c.permissions(k, v)
 	}
 	j.EffectiveWrite = effectiveWrite(j.Permissions, wfPerms)
+	c.guardGaps(body, &j)
 	if t := get(body, "timeout-minutes"); t != nil && t.Kind == yaml.ScalarNode {
 		if n, err := strconv.Atoi(strings.TrimSpace(t.Value)); err == nil {
 			j.TimeoutMinutes = &model.Int{Value: n, Loc: c.loc(t.Line)}
@@ -66,6 +67,9 @@ func (c *collector) job(id, body *yaml.Node, wfPerms *model.Permissions, copilot
 		facts  []stepFacts
 		stepOf = map[int]int{} // agent step -> index of its step
 		cos    []checkoutAt
+		// agentIDs are the ids of the agent steps read so far: their
+		// outputs are what the agent wrote.
+		agentIDs = map[string]bool{}
 	)
 	steps := get(body, "steps")
 	if steps != nil && steps.Kind == yaml.SequenceNode {
@@ -77,7 +81,10 @@ func (c *collector) job(id, body *yaml.Node, wfPerms *model.Permissions, copilot
 				continue
 			}
 			idx, agents, checkouts := len(nodes), len(j.AgentSteps), len(j.Checkouts)
-			facts = append(facts, c.step(s, &j, ctx))
+			facts = append(facts, c.step(s, &j, ctx, agentIDs))
+			if id := scalar(get(s, "id")); id != "" && len(j.AgentSteps) > agents {
+				agentIDs[id] = true
+			}
 			nodes = append(nodes, s)
 			for k := agents; k < len(j.AgentSteps); k++ {
 				stepOf[k] = idx
@@ -123,6 +130,10 @@ func (c *collector) job(id, body *yaml.Node, wfPerms *model.Permissions, copilot
 	}
 	j.RunsAgent = len(j.AgentSteps) > 0
 	j.Secrets = c.secrets(c.wfEnv, body)
+	if c.jobOutputs == nil {
+		c.jobOutputs = map[string]map[string]bool{}
+	}
+	c.jobOutputs[j.ID] = agentJobOutputs(body, agentIDs)
 	return j, pending
 }
 

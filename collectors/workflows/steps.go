@@ -33,7 +33,7 @@ func inputNames(with *yaml.Node) map[string]bool {
 }
 
 // step reads one step into j and returns what it leaves for later steps.
-func (c *collector) step(s *yaml.Node, j *model.Job, ctx string) stepFacts {
+func (c *collector) step(s *yaml.Node, j *model.Job, ctx string, agentIDs map[string]bool) stepFacts {
 	f := stepFacts{id: scalar(get(s, "id"))}
 	j.Env = append(j.Env, c.env(get(s, "env"), ctx+" step")...)
 	if k, uses := getKV(s, "uses"); uses != nil && uses.Kind == yaml.ScalarNode {
@@ -51,6 +51,7 @@ func (c *collector) step(s *yaml.Node, j *model.Job, ctx string) stepFacts {
 		case autoMergeAction(name):
 			j.AutoMerge = append(j.AutoMerge, model.Str{Value: uses.Value, Loc: c.loc(uses.Line)})
 		case name == "actions/github-script":
+			c.injections(get(with, "script"), agentIDs, j)
 			if script := get(with, "script"); script != nil {
 				for i, line := range strings.Split(scalar(script), "\n") {
 					if scriptMergeRE.MatchString(line) {
@@ -69,6 +70,7 @@ func (c *collector) step(s *yaml.Node, j *model.Job, ctx string) stepFacts {
 	}
 	if run := get(s, "run"); run != nil && run.Kind == yaml.ScalarNode {
 		c.runScript(run, j)
+		c.injections(run, agentIDs, j)
 		c.runFacts(run, c.envSecrets(get(s, "env")), &f)
 	}
 	return f

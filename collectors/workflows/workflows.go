@@ -114,6 +114,7 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 	}
 	// Workflow env reaches every job; its literal secrets are reported once.
 	c.wfEnv = get(top, "env")
+	c.jobOutputs = nil
 	c.wfEnvVars = c.env(c.wfEnv, "workflow "+wf.Name)
 	var pending []pendingAgent
 	for i := 0; i+1 < len(jobs.Content) && c.scan.err == nil; i += 2 {
@@ -147,6 +148,7 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 	if c.scan.err != nil {
 		return c.scan.err
 	}
+	resolveNeeds(wf.Jobs, c.jobOutputs)
 	// Literal secrets are reported for every workflow (the agent can read
 	// any file of its checkout); the Workflow itself only when it involves
 	// an agent.
@@ -197,6 +199,9 @@ type collector struct {
 	// cliWords holds, by line, the arguments of an agent CLI started in a
 	// run: step.
 	cliWords map[int][]string
+	// jobOutputs are, by job id, the outputs of the workflow's jobs that
+	// pass on what an agent step wrote.
+	jobOutputs map[string]map[string]bool
 }
 
 func (c *collector) loc(line int) model.Loc { return model.Loc{File: c.file, Line: line} }

@@ -100,8 +100,11 @@ _second_open(ws, heads) if ws[1] in heads
 
 _second_open(ws, _) if startswith(ws[1], "-")
 
+# net_clients send what they are given to any host they are told.
+net_clients := {"curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "aria2c"}
+
 # leads are the programs worth a closer look on their own.
-leads := (((((interpreters | wrappers) | runtimes) | clusters) | remote_shells) | readers) | {"find", "printenv", "*"} | {p | some p in package_runners; not contains(p, " ")}
+leads := ((((((interpreters | wrappers) | runtimes) | clusters) | remote_shells) | readers) | net_clients) | {"find", "printenv", "*"} | {p | some p in package_runners; not contains(p, " ")}
 
 # runner_heads maps the first word of a two-word runner to its second
 # words (a literal, for speed; a test checks it against the runner lists).

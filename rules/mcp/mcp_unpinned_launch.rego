@@ -29,8 +29,12 @@ deny contains f if {
 	launcher := object.get(s, "launcher", "")
 	launcher != ""
 	s.pinned == false
-	f := sa.finding(rego.metadata.chain(), s, sprintf("%s launches %s through %s %s: each start runs whatever the registry serves", [mcp.label(s), _what(s), launcher, _version(s)]))
+	f := sa.finding(rego.metadata.chain(), s, sprintf("%s launches %s through %s %s: each start runs whatever %s", [mcp.label(s), _what(s), launcher, _version(s), _source(s)]))
 }
+
+# A git source runs its branch's head; a package what the registry serves.
+_source(s) := "the repository's branch holds" if startswith(object.get(s, "package", ""), "git+")
+else := "the registry serves"
 
 _what(s) := sprintf("%q", [p]) if {
 	p := object.get(s, "package", "")

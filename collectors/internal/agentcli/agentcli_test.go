@@ -21,3 +21,19 @@ func TestRuns(t *testing.T) {
 		}
 	}
 }
+
+func TestEnvSwitch(t *testing.T) {
+	for _, c := range []struct{ name, value, want string }{
+		{"CODEX_UNSAFE_ALLOW_NO_SANDBOX", "1", "codex-no-sandbox"},
+		{"codex_unsafe_allow_no_sandbox", " 'true' ", "codex-no-sandbox"},
+		{"CODEX_UNSAFE_ALLOW_NO_SANDBOX", "0", ""},
+		{"CODEX_UNSAFE_ALLOW_NO_SANDBOX", "${ALLOW}", ""},
+		{"SANDBOX_USE_HOST_NETWORK", "True", "openhands-host-network"},
+		{"SANDBOX_USE_HOST_NETWORK", "false", ""},
+		{"USE_HOST_NETWORK", "true", ""},
+	} {
+		if got := EnvSwitch(c.name, c.value); got != c.want {
+			t.Errorf("EnvSwitch(%q, %q) = %q, want %q", c.name, c.value, got, c.want)
+		}
+	}
+}

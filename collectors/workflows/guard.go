@@ -1,0 +1,127 @@
+package workflows
+
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// A job's if: that checks who triggered it (author_association) guards the
+// agent only if every way through the condition passes the check. && binds
+// tighter than ||, so "guard && (a) || (b)" lets (b) through for anyone:
+// the classic slip in agent workflows that add the mention test per event.
+
+// guardGaps lists the top-level || branches of a job's if: that read text
+// an outsider writes (a comment, issue, review or pull request body or
+// title) without checking author_association, when another branch does.
+func (c *collector) guardGaps(body *yaml.Node, j *model.Job) {
+	cond := get(body, "if")
+	if cond == nil || cond.Kind != yaml.ScalarNode || !strings.Contains(cond.Value, "author_association") {
+		return
+	}
+	expr := strings.TrimSpace(cond.Value)
+	if strings.HasPrefix(expr, "${{") && strings.HasSuffix(expr, "}}") {
+		expr = strings.TrimSpace(expr[3 : len(expr)-2])
+	}
+	branches := topLevelOr(expr)
+	for len(branches) == 1 {
+		inner, ok := unwrap(branches[0])
+		if !ok {
+			return
+		}
+		branches = topLevelOr(inner)
+	}
+	guarded := false
+	for _, b := range branches {
+		guarded = guarded || strings.Contains(b, "author_association")
+	}
+	if !guarded {
+		return
+	}
+	for _, b := range branches {
+		if strings.Contains(b, "author_association") || !readsOutsiderText(b) {
+			continue
+		}
+		j.GuardGaps = append(j.GuardGaps, model.Str{Value: clipExpr(b), Loc: c.loc(branchLine(cond, b))})
+	}
+}
+
+// topLevelOr splits an expression at the || outside parentheses and quoted
+// strings.
+func topLevelOr(expr string) []string {
+	var out []string
+	depth, start := 0, 0
+	inQuote := false
+	for i := 0; i < len(expr); i++ {
+		switch ch := expr[i]; {
+		case ch == '\'':
+			inQuote = !inQuote // '' inside a string toggles twice
+		case inQuote:
+		case ch == '(':
+			depth++
+		case ch == ')':
+			depth--
+		case ch == '|' && depth == 0 && i+1 < len(expr) && expr[i+1] == '|':
+			out = append(out, strings.TrimSpace(expr[start:i]))
+			start = i + 2
+			i++
+		}
+	}
+	return append(out, strings.TrimSpace(expr[start:]))
+}
+
+// unwrap strips parentheses that enclose the whole expression.
+func unwrap(expr string) (string, bool) {
+	if !strings.HasPrefix(expr, "(") || !strings.HasSuffix(expr, ")") {
+		return "", false
+	}
+	depth := 0
+	inQuote := false
+	for i := 0; i < len(expr); i++ {
+		switch ch := expr[i]; {
+		case ch == '\'':
+			inQuote = !inQuote
+		case inQuote:
+		case ch == '(':
+			depth++
+		case ch == ')':
+			depth--
+			if depth == 0 && i != len(expr)-1 {
+				return "", false // "(a) && (b)": the first ) closes before the end
+			}
+		}
+	}
+	return strings.TrimSpace(expr[1 : len(expr)-1]), true
+}
+
+// readsOutsiderText: the branch looks at a body or title of the event.
+func readsOutsiderText(b string) bool {
+	for _, p := range eventPathRE.FindAllString(b, -1) {
+		if strings.HasSuffix(p, ".body") || strings.HasSuffix(p, ".title") {
+			return true
+		}
+	}
+	return false
+}
+
+// clipExpr joins a branch onto one line and bounds it.
+func clipExpr(b string) string {
+	b = strings.Join(strings.Fields(b), " ")
+	if len(b) > 120 {
+		b = b[:117] + "..."
+	}
+	return b
+}
+
+// branchLine is the line of the condition where a branch starts.
+func branchLine(cond *yaml.Node, b string) int {
+	first := strings.TrimSpace(strings.SplitN(b, "\n", 2)[0])
+	for i, l := range strings.Split(cond.Value, "\n") {
+		if first != "" && strings.Contains(l, first) {
+			return lineOf(cond, i)
+		}
+	}
+	return cond.Line
+}

@@ -1,0 +1,56 @@
+package workflows
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// TestGuardGaps: a branch of the job's if: that an outsider's text opens
+// without the author check another branch makes is listed; a guard around
+// the whole condition, a guard in every branch, no guard at all (the action
+// decides) and branches only members can cause are not.
+func TestGuardGaps(t *testing.T) {
+	job := func(cond string) string {
+		return "on: [issues, issue_comment, workflow_dispatch]\njobs:\n  a:\n    if: " + cond + `
+    steps:
+      - uses: anthropics/claude-code-action@v1
+`
+	}
+	tests := []struct {
+		name, src string
+		want      []string
+	}{
+		{"precedence slip", job(`|
+      (github.event_name == 'issue_comment' && github.event.comment.author_association == 'OWNER') &&
+      contains(github.event.comment.body, '@claude') ||
+      (github.event_name == 'issues' && contains(github.event.issue.body, '@claude'))`),
+			[]string{"(github.event_name == 'issues' && contains(github.event.issue.body, '@claude'))"}},
+		{"guard around all", job(`${{ contains(fromJSON('["OWNER","MEMBER"]'), github.event.comment.author_association) && (contains(github.event.comment.body, '@claude') || contains(github.event.issue.body, '@claude')) }}`), nil},
+		{"wrapped, guard in every branch", job(`${{ ((github.event.comment.author_association == 'OWNER' && contains(github.event.comment.body, '@c')) || (github.event.issue.author_association == 'OWNER' && contains(github.event.issue.title, '@c'))) }}`), nil},
+		{"no guard at all", job(`contains(github.event.comment.body, '@claude') || contains(github.event.issue.body, '@claude')`), nil},
+		{"other branch only members cause", job(`github.event_name == 'workflow_dispatch' || (github.event.comment.author_association == 'OWNER' && contains(github.event.comment.body, '/fix'))`), nil},
+		{"quoted || is not an operator", job(`github.event.comment.author_association == 'OWNER' && contains(github.event.comment.body, 'a || b')`), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var doc model.Document
+			if err := New().Collect(context.Background(), ".github/workflows/a.yml", []byte(tt.src), &doc); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, g := range doc.Workflows[0].Jobs[0].GuardGaps {
+				got = append(got, g.Value)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("guard gaps (-want +got):\n%s", diff)
+			}
+			if gaps := doc.Workflows[0].Jobs[0].GuardGaps; len(gaps) > 0 && gaps[0].Line != 7 {
+				t.Errorf("gap at line %d, want 7 (where the branch starts)", gaps[0].Line)
+			}
+		})
+	}
+}

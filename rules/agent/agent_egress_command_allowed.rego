@@ -1,0 +1,48 @@
+# METADATA
+# title: A network client runs unasked, with nothing limiting where it connects
+# description: |
+#   A Claude Code allow rule lets the agent run curl, wget, netcat or another
+#   network client with any arguments without a prompt (Bash(curl:*)), and
+#   the Bash sandbox, whose proxy would hold its connections to the allowed
+#   domains, is off. Any host is then one unprompted command away: a prompt
+#   injection can post the code and every secret the agent reads to a server
+#   of its choice, or fetch a payload, and nobody is asked. A rule for one URL
+#   (Bash(curl http://localhost:3000/healthz)) is not reported, nor one an ask
+#   or deny rule holds back.
+# related_resources:
+#   - ref: https://code.claude.com/docs/en/iam#tool-specific-permission-rules
+#     description: Claude Code — Bash permission rules (prefix matching, and why they do not limit URLs)
+#   - ref: https://code.claude.com/docs/en/sandboxing
+#     description: Claude Code — sandboxing, network access through the sandbox proxy
+# custom:
+#   id: agent-egress-command-allowed
+#   property: network
+#   severity: medium
+#   remediation: Remove the open-ended rule, or allow only the exact commands the work needs (Bash(curl http://localhost:3000/healthz)); turn on the Bash sandbox with sandbox.network.allowedDomains so whatever runs reaches only the listed hosts; use WebFetch with domain rules for documentation.
+package rules.agent_egress_command_allowed
+
+import data.lib.agent
+import data.lib.sa
+
+deny contains f if {
+	some [i, j] in agent.lead_allows
+	a := agent.agents[i]
+	a.tool == "claude-code"
+	not agent.in_workflow(a)
+	not _sandbox_on(a)
+	r := a.allow[j]
+	prog := _client(r.value)
+	not agent.held_back(a, sprintf("%s __sandbox_audit_probe__", [prog]))
+	f := sa.finding(rego.metadata.chain(), r, sprintf("%s allows %q without a prompt and no sandbox limits its network: %s sends the code and any secret the agent reads to any host, unasked", [agent.label(a), r.value, prog]))
+}
+
+# _client: the rule names a network client alone, any arguments open.
+_client(rule) := prog if {
+	agent.open_ended(rule)
+	ws := agent.command_words(rule)
+	count(ws) == 1
+	prog := agent._base(ws[0])
+	prog in agent.net_clients
+}
+
+_sandbox_on(a) if agent.effective(a, "sandbox_enabled").value == true

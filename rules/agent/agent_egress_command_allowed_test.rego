@@ -1,0 +1,37 @@
+package rules.agent_egress_command_allowed_test
+
+import data.rules.agent_egress_command_allowed as r
+
+f := ".claude/settings.local.json"
+
+settings(allow, extra) := {"agents": [object.union({
+	"tool": "claude-code", "scope": "local", "file": f, "line": 1,
+	"allow": [{"value": v, "file": f, "line": 10 + i} | some i, v in allow],
+}, extra)]}
+
+test_curl_any_args_fires if {
+	fs := r.deny with input as settings(["Bash(npm test:*)", "Bash(curl:*)"], {})
+	count(fs) == 1
+	some x in fs
+	x.rule_id == "agent-egress-command-allowed"
+	x.property == "network"
+	x.severity == "medium"
+	x.line == 11
+	contains(x.message, `allows "Bash(curl:*)" without a prompt and no sandbox limits its network: curl sends`)
+}
+
+test_other_clients_and_paths_fire if {
+	count(r.deny) == 3 with input as settings(["Bash(wget *)", "Bash(/usr/bin/nc:*)", "Bash(curl.exe:*)"], {})
+}
+
+# One URL, an ask rule, the sandbox on, a workflow's settings: quiet.
+test_one_url_ask_sandbox_workflow_quiet if {
+	count(r.deny) == 0 with input as settings(["Bash(curl -s http://localhost:3000/healthz)"], {})
+	count(r.deny) == 0 with input as settings(["Bash(curl:*)"], {"ask": [{"value": "Bash(curl:*)", "file": f, "line": 20}]})
+	count(r.deny) == 0 with input as settings(["Bash(curl:*)"], {"sandbox_enabled": {"value": true, "file": f, "line": 3}})
+	count(r.deny) == 0 with input as settings(["Bash(curl:*)"], {"scope": "workflow"})
+}
+
+test_empty_input_quiet if {
+	count(r.deny) == 0 with input as {}
+}

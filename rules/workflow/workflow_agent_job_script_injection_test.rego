@@ -1,0 +1,43 @@
+package rules.workflow_agent_job_script_injection_test
+
+import data.rules.workflow_agent_job_script_injection as r
+
+wf := ".github/workflows/dedupe.yml"
+
+doc(trigger, runs_agent, injections) := {"workflows": [{
+	"name": "Dedupe", "file": wf, "line": 1, "runs_agent": true,
+	"triggers": [{"value": trigger, "file": wf, "line": 3}],
+	"jobs": [{
+		"id": "gather", "file": wf, "line": 8, "runs_agent": runs_agent,
+		"injections": injections,
+	}],
+}]}
+
+inj(expr, source, line) := {"expr": expr, "source": source, "file": wf, "line": line}
+
+test_issue_body_in_agent_job_fires if {
+	fs := r.deny with input as doc("issues", true, [inj("github.event.issue", "untrusted", 20)])
+	count(fs) == 1
+	some f in fs
+	f.rule_id == "workflow-agent-job-script-injection"
+	f.property == "credentials"
+	f.severity == "medium"
+	f.line == 20
+	contains(f.message, `job "gather" expands ${{ github.event.issue }}, text an outsider writes, into a script`)
+}
+
+test_head_ref_on_pull_request_fires if {
+	count(r.deny) == 1 with input as doc("pull_request_target", true, [inj("github.head_ref", "untrusted", 12)])
+}
+
+# Only outsiders' events count; a job without an agent is another tool's
+# business; the agent's own output has its rule.
+test_push_non_agent_job_and_agent_output_quiet if {
+	count(r.deny) == 0 with input as doc("push", true, [inj("github.event.head_commit.message", "untrusted", 20)])
+	count(r.deny) == 0 with input as doc("issues", false, [inj("github.event.issue.title", "untrusted", 20)])
+	count(r.deny) == 0 with input as doc("issues", true, [inj("steps.codex.outputs.final-message", "agent", 20)])
+}
+
+test_empty_input_quiet if {
+	count(r.deny) == 0 with input as {}
+}
