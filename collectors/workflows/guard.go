@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -41,7 +42,7 @@ func (c *collector) guardGaps(body *yaml.Node, j *model.Job) {
 		return
 	}
 	for _, b := range branches {
-		if strings.Contains(b, "author_association") || !readsOutsiderText(b) {
+		if checksWho(b) || !readsOutsiderText(b) {
 			continue
 		}
 		j.GuardGaps = append(j.GuardGaps, model.Str{Value: clipExpr(b), Loc: c.loc(branchLine(cond, b))})
@@ -94,6 +95,15 @@ func unwrap(expr string) (string, bool) {
 		}
 	}
 	return strings.TrimSpace(expr[1 : len(expr)-1]), true
+}
+
+// identityRE finds a test of who triggered the event: a login or actor
+// compared with a name is as strict a gate as author_association.
+var identityRE = regexp.MustCompile(`(?:\.user\.login|\bsender\.login|\bgithub\.(?:triggering_)?actor)\s*==`)
+
+// checksWho: the branch tests the author's association or identity.
+func checksWho(b string) bool {
+	return strings.Contains(b, "author_association") || identityRE.MatchString(b)
 }
 
 // readsOutsiderText: the branch looks at a body or title of the event.

@@ -33,6 +33,7 @@ func TestGuardGaps(t *testing.T) {
 		{"wrapped, guard in every branch", job(`${{ ((github.event.comment.author_association == 'OWNER' && contains(github.event.comment.body, '@c')) || (github.event.issue.author_association == 'OWNER' && contains(github.event.issue.title, '@c'))) }}`), nil},
 		{"no guard at all", job(`contains(github.event.comment.body, '@claude') || contains(github.event.issue.body, '@claude')`), nil},
 		{"other branch only members cause", job(`github.event_name == 'workflow_dispatch' || (github.event.comment.author_association == 'OWNER' && contains(github.event.comment.body, '/fix'))`), nil},
+		{"a login test is a guard too", job(`(github.event.comment.author_association == 'OWNER' && contains(github.event.comment.body, '@c')) || (github.event.comment.user.login == 'release-bot[bot]' && contains(github.event.comment.body, '@c')) || (github.actor == 'maintainer' && contains(github.event.issue.body, '@c'))`), nil},
 		{"quoted || is not an operator", job(`github.event.comment.author_association == 'OWNER' && contains(github.event.comment.body, 'a || b')`), nil},
 	}
 	for _, tt := range tests {

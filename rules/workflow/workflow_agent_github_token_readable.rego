@@ -93,8 +93,21 @@ deny contains f if {
 	s.name == "GITHUB_TOKEN"
 	_in_env(s)
 	not _app_bound(st, s)
-	f := sa.finding(rego.metadata.chain(), s, sprintf("%s: the job's GITHUB_TOKEN (write: %s) is in the agent's process through %s%s: whatever the agent runs can read it, and a prompt injection can write with it", [workflow.job_label(w, j), concat(", ", writes), how[s.via], _bound(s)]))
+	f := sa.finding(rego.metadata.chain(), s, sprintf("%s: the job's GITHUB_TOKEN (write: %s)%s is in the agent's process through %s%s: whatever the agent runs can read it, and a prompt injection can write with it", [workflow.job_label(w, j), concat(", ", writes), _or_else(st, s), how[s.via], _bound(s)]))
 }
+
+# secrets.BOT_PAT || secrets.GITHUB_TOKEN: the variable holds the other
+# secret when it is set (reported by workflow-agent-extra-secrets).
+_or_else(st, s) := sprintf(", or secret %s when set,", [concat(", ", others)]) if {
+	others := sort([o.name |
+		some o in object.get(st, "secrets", [])
+		o.name != "GITHUB_TOKEN"
+		o.via == s.via
+		object.get(o, "to", "") == object.get(s, "to", "")
+		object.get(o, "to", "") != ""
+	])
+	count(others) > 0
+} else := ""
 
 # write-all is reported by workflow-token-write-all.
 _write_all(w, j) if workflow.perm_loc(w, j).all == "write-all"

@@ -35,6 +35,12 @@ test_job_token_with_write_scope_in_step_env_fires if {
 	contains(f.message, `job "review": the job's GITHUB_TOKEN (write: pull-requests) is in the agent's process through the agent step's env as GH_TOKEN`)
 }
 
+test_pat_fallback_named if {
+	fs := r.deny with input as job(["contents"], [sec("BOT_PAT", "step-env", "GH_TOKEN", 33), sec("GITHUB_TOKEN", "step-env", "GH_TOKEN", 33)])
+	some f in fs
+	contains(f.message, "the job's GITHUB_TOKEN (write: contents), or secret BOT_PAT when set, is in the agent's process")
+}
+
 test_claude_env_counts_as_the_agents_env if {
 	fs := r.deny with input as job(["issues"], [sec("GITHUB_TOKEN", "input", "claude_env", 40)])
 	some f in fs

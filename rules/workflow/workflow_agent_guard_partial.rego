@@ -6,7 +6,9 @@
 #   on an outsider's text, such as a comment or issue body that mentions the
 #   agent. && binds tighter than ||, so "guard && (a) || (b)" admits (b) for
 #   anyone who can comment: the check the workflow's author meant to apply
-#   to every event applies to one. Whether the agent then runs for that
+#   to every event applies to one. A branch that tests who triggered it by
+#   name instead (the commenter's login, github.actor) counts as checked.
+#   Whether the agent then runs for that
 #   outsider rests on the agent action's own permission check, if it has
 #   one.
 # related_resources:

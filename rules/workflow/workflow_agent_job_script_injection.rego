@@ -10,9 +10,13 @@
 #   agent, with the job's token and whatever the job's steps are given: the
 #   agent's sandbox and its guardrails are bypassed without the agent being
 #   involved.
-#   Only workflows an outsider can trigger (issues, comments, pull requests,
-#   reviews, discussions, workflow_run) are reported; the text an agent step
-#   takes as its prompt is not (it is not code).
+#   Only expressions a trigger of the workflow fills with an outsider's text
+#   are reported: issue and comment text on issues and issue_comment, pull
+#   request text and head branches on pull_request_target and reviews,
+#   workflow_run's; not under a plain pull_request, which runs the pull
+#   request's own copy of the workflow with a read-only token and no secrets
+#   for a fork. The text an agent step takes as its prompt is not reported
+#   either (it is not code).
 # related_resources:
 #   - ref: https://docs.github.com/en/actions/security-for-github-actions/security-guides/security-hardening-for-github-actions#understanding-the-risk-of-script-injections
 #     description: GitHub — understanding the risk of script injections
@@ -30,23 +34,46 @@ package rules.workflow_agent_job_script_injection
 import data.lib.sa
 import data.lib.workflow
 
-# Events an outsider (someone without write access) can cause.
-outsider_events := {
-	"issues", "issue_comment", "pull_request", "pull_request_target", "pull_request_review",
-	"pull_request_review_comment", "discussion", "discussion_comment", "workflow_run",
+# The events that carry each kind of outsider text, and that an outsider can
+# cause. A plain pull_request is not one of them: it runs the pull request's
+# own copy of the workflow (its author can rewrite the script anyway), with
+# a read-only token and no secrets for a fork.
+carriers := {
+	"github.event.issue": {"issues", "issue_comment"},
+	"github.event.comment": {"issue_comment", "pull_request_review_comment", "discussion_comment", "commit_comment"},
+	"github.event.review": {"pull_request_review"},
+	"github.event.review_comment": {"pull_request_review_comment"},
+	"github.event.pull_request": {"pull_request_target", "pull_request_review", "pull_request_review_comment"},
+	"github.head_ref": {"pull_request_target", "pull_request_review", "pull_request_review_comment"},
+	"github.event.discussion": {"discussion", "discussion_comment"},
+	"github.event.workflow_run": {"workflow_run"},
+	"github.event.pages": {"gollum"},
 }
 
-_outsider_trigger(w) if {
-	some t in object.get(w, "triggers", [])
-	t.value in outsider_events
+outsider_events := {e | some es in carriers; some e in es}
+
+_triggers(w) := {t.value | some t in object.get(w, "triggers", [])}
+
+# _carried: some trigger of the workflow fills the expression with text an
+# outsider wrote (a whole github.event: any outsider event).
+_carried(w, expr) if {
+	some prefix, events in carriers
+	_under(expr, prefix)
+	count(_triggers(w) & events) > 0
 }
+
+_carried(w, "github.event") if count(_triggers(w) & outsider_events) > 0
+
+_under(expr, prefix) if expr == prefix
+
+_under(expr, prefix) if startswith(expr, concat("", [prefix, "."]))
 
 deny contains f if {
 	some w in workflow.workflows
-	_outsider_trigger(w)
 	some j in workflow.jobs(w)
 	workflow.agent_job(w, j)
 	some x in object.get(j, "injections", [])
 	x.source == "untrusted"
+	_carried(w, x.expr)
 	f := sa.finding(rego.metadata.chain(), x, sprintf("%s expands ${{ %s }}, text an outsider writes, into a script: quotes, $( ) or ; in it run as commands on the agent's runner, which holds the job's token and what the agent's steps are given", [workflow.job_label(w, j), x.expr]))
 }

@@ -28,6 +28,19 @@ test_issue_body_in_agent_job_fires if {
 
 test_head_ref_on_pull_request_fires if {
 	count(r.deny) == 1 with input as doc("pull_request_target", true, [inj("github.head_ref", "untrusted", 12)])
+	count(r.deny) == 1 with input as doc("pull_request_review_comment", true, [inj("github.event.pull_request.head.ref", "untrusted", 12)])
+}
+
+# A plain pull_request runs the pull request's own workflow; an expression
+# no trigger fills (pull request text on issues) is empty.
+test_plain_pull_request_and_unfilled_quiet if {
+	count(r.deny) == 0 with input as doc("pull_request", true, [inj("github.event.pull_request.title", "untrusted", 12)])
+	count(r.deny) == 0 with input as doc("pull_request", true, [inj("github.event", "untrusted", 12)])
+	count(r.deny) == 0 with input as doc("issues", true, [inj("github.event.pull_request.body", "untrusted", 12)])
+}
+
+test_whole_event_on_outsider_trigger_fires if {
+	count(r.deny) == 1 with input as doc("issue_comment", true, [inj("github.event", "untrusted", 12)])
 }
 
 # Only outsiders' events count; a job without an agent is another tool's

@@ -1,13 +1,13 @@
 # METADATA
-# title: The codespace's token can write to other repositories
+# title: The codespace's token is granted write access to repositories
 # description: |
 #   customizations.codespaces.repositories asks GitHub Codespaces to widen the
-#   codespace's GITHUB_TOKEN: beyond the repository it was opened on, it may
-#   write to the repositories named (contents write lets it push; write-all
-#   every permission). The token sits in the codespace's environment and git
-#   credential helper, where an agent working in the codespace reads it, so a
-#   prompt injection in the work can push to those repositories too — outside
-#   the pull request that reviews this one. Read access is not reported.
+#   codespace's GITHUB_TOKEN with write access to the repositories named
+#   (contents write lets it push, workflows write change their workflows,
+#   write-all every permission). The token sits in the codespace's
+#   environment and git credential helper, where an agent working in the
+#   codespace reads it, so a prompt injection in the work can write there
+#   with it. Read access is not reported.
 # related_resources:
 #   - ref: https://docs.github.com/en/codespaces/managing-your-codespaces/managing-repository-access-for-your-codespaces
 #     description: GitHub — managing access to other repositories within your codespace
@@ -25,7 +25,7 @@ deny contains f if {
 	some w in wl.judged_workloads
 	some g in object.get(w, "repo_grants", [])
 	count(g.write) > 0
-	f := sa.finding(rego.metadata.chain(), g, sprintf("%s gives the codespace's token write access to %s (%s): an agent in the codespace can push there, outside this repository's review", [wl.label(w), g.repo, _what(g.write)]))
+	f := sa.finding(rego.metadata.chain(), g, sprintf("%s asks write access to %s (%s) for the codespace's token: an agent in the codespace can write there with it", [wl.label(w), g.repo, _what(g.write)]))
 }
 
 _what(write) := "every permission" if "*" in write

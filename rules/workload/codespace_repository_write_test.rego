@@ -16,12 +16,12 @@ test_contents_write_fires if {
 	x.property == "credentials"
 	x.severity == "medium"
 	x.line == 22
-	contains(x.message, "write access to acme/assets (contents)")
+	contains(x.message, "asks write access to acme/assets (contents) for the codespace's token")
 }
 
 test_write_all_fires if {
 	some x in r.deny with input as dc([g("acme/*", ["*"], 22)])
-	contains(x.message, "acme/* (every permission)")
+	contains(x.message, "acme/* (every permission) for")
 }
 
 test_read_only_quiet if {
