@@ -158,8 +158,11 @@ func splitOpt(o string) (string, string) {
 	return strings.ToLower(o), ""
 }
 
-// normalizeRuntime maps OCI runtime and containerd shim names to the
-// isolation they provide.
+// NormalizeRuntime maps OCI runtime and containerd shim names to the
+// isolation they provide (runc, gvisor, kata, or the name as given); the
+// docker collector shares it for running containers.
+func NormalizeRuntime(r string) string { return normalizeRuntime(r) }
+
 func normalizeRuntime(r string) string {
 	l := strings.ToLower(strings.TrimSpace(r))
 	switch {

@@ -13,15 +13,18 @@ type signal struct {
 	text          string
 }
 
-// sandboxKinds are dedicated kernels: when one is found it is the boundary,
-// even with a container inside (Kata always runs one; so may a microVM).
-// A plain VM is different: a container on a cloud VM shares the VM's
-// kernel with every other container there, so the container is the kind.
-var sandboxKinds = []string{"kata", "firecracker", "gvisor", "vm"}
+// vmKinds are virtual machines, outermost first in the stack; kata and
+// gvisor are per-sandbox kernels that sit where a container would.
+var vmKinds = []string{"firecracker", "vm"}
 
-// isolation decides the boundary from every signal; a kind needs weight
-// ≥ 2 and either two signals or one strong one, so a lone /.dockerenv —
-// copied into many images — never decides.
+// isolation decides the stack of boundaries from every signal and judges
+// the innermost: host → VM → container → gVisor. A container on a VM (a
+// microVM that runs a Docker Engine, a cloud VM) shares that VM's kernel
+// with everything else on it, so the container is the agent's boundary and
+// the VM is reported as the layer around it; Kata runs one VM per pod and
+// gVisor one kernel per container, so they are the boundary themselves.
+// A kind needs weight ≥ 2 and either two signals or one strong one, so a
+// lone /.dockerenv — copied into many images — never decides.
 func (c *collector) isolation() {
 	var sigs []signal
 	sigs = append(sigs, c.kernelSignals()...)
@@ -38,28 +41,31 @@ func (c *collector) isolation() {
 		strong[s.kind] = strong[s.kind] || s.weight >= 3
 	}
 	enough := func(k string) bool { return score[k] >= 2 && (count[k] >= 2 || strong[k]) }
-	outer := ""
-	for _, k := range sandboxKinds {
-		if enough(k) {
-			outer = k
+	vm := ""
+	for _, k := range vmKinds {
+		if enough(k) && !enough("kata") { // Kata's VM is the kata layer itself
+			vm = k
 			break
 		}
 	}
-	container := enough("container")
-	if outer != "" {
-		iso.Layers = append(iso.Layers, outer)
+	if vm != "" {
+		iso.Layers = append(iso.Layers, vm)
 	}
-	if container {
-		iso.Layers = append(iso.Layers, "container")
+	for _, k := range []string{"kata", "container", "gvisor"} {
+		if enough(k) {
+			iso.Layers = append(iso.Layers, k)
+		}
 	}
 	kind := "unknown"
 	switch {
-	case outer != "" && outer != "vm":
-		kind = outer
-	case container:
+	case enough("gvisor"):
+		kind = "gvisor"
+	case enough("kata"):
+		kind = "kata"
+	case enough("container"):
 		kind = "container"
-	case outer == "vm":
-		kind = "vm"
+	case vm != "":
+		kind = vm
 	case enough("host"):
 		kind = "host"
 	}

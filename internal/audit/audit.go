@@ -6,9 +6,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sandbox-audit/sandbox-audit/collectors/docker"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -26,9 +28,10 @@ import (
 
 // Options is one audit's settings, validated by the CLI.
 type Options struct {
-	Path          string        // config tree to scan ("" with Live only)
-	Live          *live.Options // audit the running environment too (nil: no)
-	Deps          *deps.Options // scan the dependency change too (nil: no)
+	Path          string          // config tree to scan ("" with Live only)
+	Docker        *docker.Options // running containers to read through the Engine API (nil: none)
+	Live          *live.Options   // audit the running environment too (nil: no)
+	Deps          *deps.Options   // scan the dependency change too (nil: no)
 	Config        *policies.Config
 	RuleDirs      []string
 	FailOn        string // overrides the policy file when set
@@ -111,7 +114,7 @@ var Everything = Scope{Config: true, Live: true, Deps: true}
 
 // ScopeOf is the scope of one audit's options.
 func ScopeOf(opt Options) Scope {
-	return Scope{Config: opt.Path != "", Live: opt.Live != nil, Deps: opt.Deps != nil}
+	return Scope{Config: opt.Path != "" || opt.Docker != nil, Live: opt.Live != nil, Deps: opt.Deps != nil}
 }
 
 func (sc Scope) absent(areas []string) []string {
@@ -189,6 +192,20 @@ func Collect(ctx context.Context, opt Options) (*Collected, error) {
 		}
 		c.Doc, c.Errors = d, es
 		c.Targets = append(c.Targets, filepath.ToSlash(opt.Path))
+	}
+	if opt.Docker != nil {
+		ws, creds, err := docker.Collect(ctx, *opt.Docker)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+		}
+		if len(ws) == 0 {
+			return nil, fmt.Errorf("%w: docker: no running container matches", ErrUsage)
+		}
+		c.Doc.Workloads = append(c.Doc.Workloads, ws...)
+		c.Doc.Credentials = append(c.Doc.Credentials, creds...)
+		for _, w := range ws {
+			c.Targets = append(c.Targets, "docker://"+w.Name)
+		}
 	}
 	if opt.Deps != nil {
 		d, es, err := deps.Scan(ctx, *opt.Deps)
@@ -389,9 +406,32 @@ func liveEvidence(d *model.Document) map[string]bool {
 		unavailable[u.Check] = true
 	}
 	ev["isolation"] = d.Live.Isolation.Kind != "" && d.Live.Isolation.Kind != "unknown"
-	ev["network"] = !unavailable["network"]
+	ev["network"] = !unavailable["network"] && liveNetworkUndecided(d.Live) == ""
 	ev["credentials"] = !unavailable["credentials"]
 	return ev
+}
+
+// liveNetworkUndecided says why what the live audit saw of the network
+// decides nothing ("" when it does). Only evidence decides: probes that
+// ran, no route to leave by (loopback only), or the host's network
+// namespace. A default route alone does not fail the property — egress is
+// often filtered upstream, where nothing inside can see it — nor does a
+// proxy variable pass it: whether traffic must go through the proxy is not
+// visible either.
+func liveNetworkUndecided(l *model.Live) string {
+	n := l.Network
+	if n.Probed || len(n.DefaultRoutes) == 0 || l.Privileges.HostNet {
+		return ""
+	}
+	via := make([]string, 0, len(n.DefaultRoutes))
+	for _, r := range n.DefaultRoutes {
+		via = append(via, r.Iface+" via "+r.Gateway)
+	}
+	proxy := "no proxy"
+	if len(n.Proxies) > 0 {
+		proxy = "a proxy variable (" + n.Proxies[0].Var + ")"
+	}
+	return "default route " + strings.Join(via, ", ") + " and " + proxy + ", nothing probed: whether egress is filtered outside the sandbox is not visible from inside (run with --probe and expect_blocked targets)"
 }
 
 // unread lists for the scoring policy what was not read: every errors[]
@@ -416,6 +456,9 @@ func unread(d *model.Document, errs []model.Error) []policies.Unread {
 		}
 	}
 	if d.Live != nil {
+		if why := liveNetworkUndecided(d.Live); why != "" {
+			out = append(out, policies.Unread{Source: "live/network: " + why, Kind: "live:network"})
+		}
 		for _, u := range d.Live.Unavailable {
 			out = append(out, policies.Unread{Source: "live/" + u.Check, Kind: "live:" + u.Check})
 		}

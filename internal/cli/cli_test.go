@@ -61,7 +61,7 @@ func TestScripts(t *testing.T) {
 				}
 				cmd := exec.Command(args[1], args[2:]...)
 				cmd.Dir = ts.MkAbs(".")
-				cmd.Env = append(os.Environ(), "PATH="+ts.Getenv("PATH"), "HOME="+ts.Getenv("HOME"), "FIXTURES="+ts.Getenv("FIXTURES"), "NO_COLOR=1", "TRIVY_CACHE_DIR="+ts.Getenv("TRIVY_CACHE_DIR"))
+				cmd.Env = append(os.Environ(), "PATH="+ts.Getenv("PATH"), "HOME="+ts.Getenv("HOME"), "FIXTURES="+ts.Getenv("FIXTURES"), "NO_COLOR=1", "TRIVY_CACHE_DIR="+ts.Getenv("TRIVY_CACHE_DIR"), "DOCKER_HOST="+ts.Getenv("DOCKER_HOST"))
 				cmd.Stdout, cmd.Stderr = ts.Stdout(), ts.Stderr()
 				got := 0
 				if err := cmd.Run(); err != nil {

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"fmt"
+	"github.com/sandbox-audit/sandbox-audit/collectors/docker"
 	"io"
 	"os"
 	"path/filepath"
@@ -50,20 +51,25 @@ type scanOptions struct {
 
 	diffBase string
 	db       string
+
+	labels []string // with docker://: only containers with these labels
 }
 
 func newScanCmd() *cobra.Command {
 	o := &scanOptions{}
 	cmd := &cobra.Command{
-		Use:   "scan [PATH]",
+		Use:   "scan [PATH | docker://[NAME]]",
 		Short: "Audit the sandbox configuration under PATH",
 		Long: `Audit the sandbox configuration found under PATH (default ".") and print the verdict,
-the four properties and the findings.
+the four properties and the findings. docker://NAME audits a running container through
+the Docker Engine API (DOCKER_HOST or the default socket; read-only requests), docker://
+every running one.
 
 ` + exitHelp,
 		Example: `  sandbox-audit scan .
   sandbox-audit scan --format sarif -o results.sarif --summary markdown --summary-file "$GITHUB_STEP_SUMMARY" .
-  sandbox-audit scan --fail-on medium --config .sandbox-audit.yaml infra/`,
+  sandbox-audit scan --fail-on medium --config .sandbox-audit.yaml infra/
+  sandbox-audit scan docker:// --label role=agent`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := "."
@@ -89,6 +95,7 @@ the four properties and the findings.
 	f.BoolVar(&o.noColor, "no-color", false, "disable colors (also NO_COLOR)")
 	f.BoolVar(&o.strict, "strict", false, "exit 2 when anything could not be audited (any errors[] entry: unreadable, unparseable, too large…); also strict: true in the policy file")
 	f.DurationVar(&o.ruleTimeout, "rule-timeout", 0, "bound for each custom rule's evaluation; exceeding it exits 2 naming the rule (default 5s, or rule_timeout from the policy file)")
+	f.StringArrayVar(&o.labels, "label", nil, "with docker://: only containers with this label, KEY or KEY=VALUE (repeatable)")
 	f.BoolVar(&o.live, "live", false, "also audit the environment this process runs in (alone: only the environment)")
 	f.StringVar(&o.root, "root", "/", "with --live: the root filesystem to audit (a fixture root or a mounted image)")
 	f.BoolVar(&o.probe, "probe", false, "with --live: send active network probes to the policy's probe targets (default: cloud metadata endpoints and two internet hosts)")
@@ -159,6 +166,16 @@ func (o *scanOptions) run(cmd *cobra.Command, path string) error {
 		return err
 	}
 	ctx := cmd.Context()
+	var dk *docker.Options
+	if name, ok := strings.CutPrefix(path, "docker://"); ok {
+		dk = &docker.Options{Labels: o.labels}
+		if name != "" {
+			dk.Names = []string{name}
+		}
+		path = ""
+	} else if len(o.labels) > 0 {
+		return usageError("--label needs a docker:// target")
+	}
 	if path != "" {
 		if err := checkTarget(path); err != nil {
 			return err
@@ -173,7 +190,7 @@ func (o *scanOptions) run(cmd *cobra.Command, path string) error {
 		return err
 	}
 	rep, err := audit.Audit(ctx, audit.Options{
-		Path: path, Live: lo, Deps: o.depsOptions(path), Config: cfg, RuleDirs: o.ruleDirs, FailOn: o.failOn, Exclude: o.exclude,
+		Path: path, Docker: dk, Live: lo, Deps: o.depsOptions(path), Config: cfg, RuleDirs: o.ruleDirs, FailOn: o.failOn, Exclude: o.exclude,
 		Baseline: o.baseline, WriteBaseline: o.writeBaseline, Strict: o.strict, RuleTimeout: o.ruleTimeout,
 		Version: version.String(), Now: time.Now(), HelpBase: HelpBase,
 	})

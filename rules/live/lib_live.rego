@@ -42,6 +42,8 @@ wkind(w) := "compose service" if {
 	object.get(w, "source", "") == "kubernetes"
 } else := "devcontainer" if {
 	object.get(w, "source", "") == "devcontainer"
+} else := "running container" if {
+	object.get(w, "source", "") == "docker"
 } else := "workload"
 
 wname(w) := trim_prefix(w.id, "k8s:") if {

@@ -1,10 +1,10 @@
 # METADATA
-# title: Live sandbox shares the host's PID or network namespace
+# title: Live sandbox shares the host's PID namespace
 # description: |
-#   From inside the container the host's processes (kernel threads) or the
-#   host's interfaces and runtime sockets are visible: --pid=host lets the
-#   agent signal and inspect host processes, --net=host puts it on the host's
-#   network with every local service and no egress policy of the pod.
+#   From inside the container the host's processes (kernel threads) are
+#   visible: --pid=host lets the agent signal, trace and inspect every host
+#   process and read their environments. The host's network namespace is
+#   reported by live-host-network.
 # related_resources:
 #   - ref: https://kubernetes.io/docs/concepts/security/pod-security-standards/
 #     description: Kubernetes Pod Security Standards — host namespaces
@@ -23,5 +23,6 @@ import data.lib.sa
 deny contains f if {
 	live.in_container
 	some sign in input.live.privileges.host_namespace_signs
+	not startswith(sign, "net:") # live-host-network, a network finding
 	f := sa.finding(rego.metadata.chain(), input.live.privileges, sprintf("the sandbox shares a host namespace: %s", [sign]))
 }

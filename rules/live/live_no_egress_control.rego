@@ -1,10 +1,12 @@
 # METADATA
-# title: Live sandbox has a default route and no sign of egress control
+# title: Live sandbox reached out and nothing was blocked
 # description: |
-#   The sandbox has a default route, no proxy variable, and no probe showed a
-#   destination being blocked: nothing observed stands between the agent and
-#   the internet. (A firewall outside the sandbox may exist: run the audit
-#   with --probe and expect_blocked targets to show it.)
+#   The audit probed (--probe): the sandbox has a default route, no proxy
+#   variable, and no probed destination was blocked, so nothing stands
+#   between the agent and the internet. Without probes a default route is no
+#   evidence either way — egress is often filtered upstream, invisibly from
+#   inside — and the network property stays unknown, saying why, instead of
+#   failing here.
 # related_resources:
 #   - ref: https://kubernetes.io/docs/concepts/services-networking/network-policies/
 #     description: Kubernetes — NetworkPolicy
@@ -21,13 +23,14 @@ import data.lib.sa
 
 deny contains f if {
 	n := input.live.network
+	n.probed == true
 	count(n.default_routes) > 0
 	count(n.proxies) == 0
 	not some_blocked(n)
 	routes := [sprintf("%s via %s (%s)", [r.iface, r.gateway, r.family]) | some r in n.default_routes]
 	f := sa.finding(
 		rego.metadata.chain(), n,
-		sprintf("default route %s, no proxy, and %s", [concat(", ", sort(routes)), probe_note(n)]),
+		sprintf("default route %s, no proxy, and no probed destination was blocked", [concat(", ", sort(routes))]),
 	)
 }
 
@@ -36,7 +39,3 @@ some_blocked(n) if {
 	p.expect == "blocked"
 	not p.reachable
 }
-
-probe_note(n) := "no probe ran (--probe)" if {
-	not n.probed
-} else := "no probed destination was blocked"

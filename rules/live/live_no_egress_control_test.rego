@@ -6,9 +6,13 @@ route := {"family": "ipv4", "iface": "eth0", "gateway": "172.17.0.1"}
 
 net(routes, proxies, probed, probes) := {"live": {"network": {"default_routes": routes, "proxies": proxies, "probed": probed, "probes": probes, "file": "live/network", "line": 1}}}
 
-test_open_fires if {
-	some f in r.deny with input as net([route], [], false, [])
-	f.message == "default route eth0 via 172.17.0.1 (ipv4), no proxy, and no probe ran (--probe)"
+# A default route without probes is no evidence: the property stays
+# unknown (internal/audit), no finding fails it.
+test_unprobed_route_quiet if count(r.deny) == 0 with input as net([route], [], false, [])
+
+test_probed_open_fires if {
+	some f in r.deny with input as net([route], [], true, [{"expect": "reachable", "reachable": true}])
+	f.message == "default route eth0 via 172.17.0.1 (ipv4), no proxy, and no probed destination was blocked"
 }
 
 test_probed_nothing_blocked_fires if {

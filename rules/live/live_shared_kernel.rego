@@ -27,6 +27,15 @@ deny contains f if {
 	live.in_container
 	f := sa.finding(
 		rego.metadata.chain(), input.live.isolation,
-		sprintf("the sandbox is a plain container, %s: it shares the host kernel", [live.isolation]),
+		sprintf("the sandbox is a plain container, %s: %s", [live.isolation, _shares]),
 	)
 }
+
+# Inside a VM the kernel shared is the VM's, with the engine and every other
+# container that runs there.
+_shares := sprintf("it shares the kernel of the %s around it with the engine and every other container there", [vm_names[vm]]) if {
+	some vm in object.get(input.live.isolation, "layers", [])
+	vm_names[vm]
+} else := "it shares the host kernel"
+
+vm_names := {"firecracker": "Firecracker microVM", "vm": "VM"}

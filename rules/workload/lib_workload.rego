@@ -60,6 +60,8 @@ kind(w) := "compose service" if {
 	object.get(w, "source", "") == "kubernetes"
 } else := "devcontainer" if {
 	object.get(w, "source", "") == "devcontainer"
+} else := "running container" if {
+	object.get(w, "source", "") == "docker"
 } else := "workload"
 
 # name prefers the Kubernetes id (kind/namespace/workload/container) over the

@@ -6,7 +6,8 @@
 #   into the host's kernel: one kernel bug, or one of the privileges other
 #   rules report, is a host compromise. Running untrusted agent code is what
 #   user-space kernels (gVisor) and microVMs (Kata Containers, Firecracker) are
-#   built for. Applies to Kubernetes and compose workloads whose runtime is
+#   built for. Applies to Kubernetes, compose and running Docker containers
+#   (docker://) whose runtime is
 #   unset or a known shared-kernel runtime (runc, crun, youki, nvidia);
 #   gVisor, Kata, Firecracker and Sysbox, and runtime class names it cannot
 #   classify, stay quiet.
@@ -33,7 +34,7 @@ import data.lib.workload as wl
 
 shared := {"runc", "crun", "youki", "nvidia", "io.containerd.runc.v1", "io.containerd.runc.v2", "default"}
 
-applies(w) if object.get(w, "source", "") in {"kubernetes", "compose"}
+applies(w) if object.get(w, "source", "") in {"kubernetes", "compose", "docker"}
 
 deny contains f if {
 	some w in wl.judged_workloads

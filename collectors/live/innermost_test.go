@@ -1,0 +1,77 @@
+package live
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sandbox-audit/sandbox-audit/model"
+	"github.com/sandbox-audit/sandbox-audit/rules"
+)
+
+// TestInnermostBoundary: the same containers inside a Firecracker microVM
+// (the VM's boot arguments and CPU flags added to the fixture roots) are
+// judged as containers, the VM reported as the layer around them, and
+// every rule fires as it does on bare metal: a container escape reaches the
+// VM, which holds the engine and every other sandbox on it.
+func TestInnermostBoundary(t *testing.T) {
+	set, err := rules.LoadBuiltin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := rules.Compile(context.Background(), set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm := filepath.Join("..", "..", "fixtures", "live", "firecracker", "proc")
+	for _, name := range []string{"docker-default", "docker-privileged"} {
+		t.Run(name, func(t *testing.T) {
+			bare := copyFixture(t, name)
+			nested := copyFixture(t, name)
+			for _, f := range []string{"cmdline", "cpuinfo"} {
+				data, err := os.ReadFile(filepath.Join(vm, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(nested, "proc", f), data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			lb, _, _ := Collect(context.Background(), fixtureOptions(bare, fixtureNow))
+			ln, _, _ := Collect(context.Background(), fixtureOptions(nested, fixtureNow))
+			if ln.Isolation.Kind != "container" || ln.Isolation.Runtime != lb.Isolation.Runtime {
+				t.Errorf("nested isolation = %s/%s, want container/%s", ln.Isolation.Kind, ln.Isolation.Runtime, lb.Isolation.Runtime)
+			}
+			if diff := cmp.Diff([]string{"firecracker", "container"}, ln.Isolation.Layers); diff != "" {
+				t.Errorf("layers (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(ruleIDs(t, eng, lb), ruleIDs(t, eng, ln)); diff != "" {
+				t.Errorf("rules fired, bare metal (-) vs inside the microVM (+):\n%s", diff)
+			}
+		})
+	}
+}
+
+func ruleIDs(t *testing.T, eng *rules.Engine, l *model.Live) []string {
+	t.Helper()
+	doc := &model.Document{Live: l}
+	doc.Normalize()
+	in, err := rules.Input(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := eng.Eval(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.RuleID)
+	}
+	sort.Strings(out)
+	return out
+}
