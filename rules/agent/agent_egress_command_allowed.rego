@@ -25,7 +25,7 @@ import data.lib.agent
 import data.lib.sa
 
 deny contains f if {
-	some [i, j] in agent.lead_allows
+	some [i, j] in agent.net_allows
 	a := agent.agents[i]
 	a.tool == "claude-code"
 	not agent.in_workflow(a)

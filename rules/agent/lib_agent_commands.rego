@@ -103,8 +103,20 @@ _second_open(ws, _) if startswith(ws[1], "-")
 # net_clients send what they are given to any host they are told.
 net_clients := {"curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "aria2c"}
 
+# net_allows are the allow rules that name a network client, found by a
+# cheap pre-test of their own (not leads: the other rules need not visit
+# them).
+net_allows contains [i, j] if {
+	some i, a in agents
+	some j, r in object.get(a, "allow", [])
+	is_string(r.value)
+	regex.match(net_re, r.value)
+}
+
+net_re := sprintf(`^(?:Bash|run_shell_command|ShellTool|Shell)\(\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(?:%s)(?:\.exe)?(?:[\s:*)]|$)`, [concat("|", net_clients)])
+
 # leads are the programs worth a closer look on their own.
-leads := ((((((interpreters | wrappers) | runtimes) | clusters) | remote_shells) | readers) | net_clients) | {"find", "printenv", "*"} | {p | some p in package_runners; not contains(p, " ")}
+leads := (((((interpreters | wrappers) | runtimes) | clusters) | remote_shells) | readers) | {"find", "printenv", "*"} | {p | some p in package_runners; not contains(p, " ")}
 
 # runner_heads maps the first word of a two-word runner to its second
 # words (a literal, for speed; a test checks it against the runner lists).
