@@ -58,27 +58,36 @@ type scanOptions struct {
 func newScanCmd() *cobra.Command {
 	o := &scanOptions{}
 	cmd := &cobra.Command{
-		Use:   "scan [PATH | docker://[NAME]]",
+		Use:   "scan [PATH] [docker://[NAME]]",
 		Short: "Audit the sandbox configuration under PATH",
 		Long: `Audit the sandbox configuration found under PATH (default ".") and print the verdict,
 the four properties and the findings. docker://NAME audits a running container through
 the Docker Engine API (DOCKER_HOST or the default socket; read-only requests), docker://
-every running one.
+every running one; with a PATH too, a running container of a compose service of PATH is
+checked against its declaration (drift).
 
 ` + exitHelp,
 		Example: `  sandbox-audit scan .
   sandbox-audit scan --format sarif -o results.sarif --summary markdown --summary-file "$GITHUB_STEP_SUMMARY" .
   sandbox-audit scan --fail-on medium --config .sandbox-audit.yaml infra/
   sandbox-audit scan docker:// --label role=agent`,
-		Args: cobra.MaximumNArgs(1),
+		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			path := "."
-			if len(args) == 1 {
-				path = args[0]
-			} else if o.live {
-				path = "" // --live alone audits only the environment
+			path, containers := "", ""
+			for _, a := range args {
+				switch {
+				case strings.HasPrefix(a, "docker://") && containers == "":
+					containers = a
+				case !strings.HasPrefix(a, "docker://") && path == "":
+					path = a
+				default:
+					return usageError("scan takes at most one PATH and one docker:// target")
+				}
 			}
-			return o.run(cmd, path)
+			if path == "" && containers == "" && !o.live {
+				path = "." // --live alone audits only the environment
+			}
+			return o.run(cmd, path, containers)
 		},
 	}
 	f := cmd.Flags()
@@ -161,18 +170,17 @@ func (o *scanOptions) liveOptions() (*live.Options, error) {
 	return lo, nil
 }
 
-func (o *scanOptions) run(cmd *cobra.Command, path string) error {
+func (o *scanOptions) run(cmd *cobra.Command, path, containers string) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
 	ctx := cmd.Context()
 	var dk *docker.Options
-	if name, ok := strings.CutPrefix(path, "docker://"); ok {
+	if name, ok := strings.CutPrefix(containers, "docker://"); ok {
 		dk = &docker.Options{Labels: o.labels}
 		if name != "" {
 			dk.Names = []string{name}
 		}
-		path = ""
 	} else if len(o.labels) > 0 {
 		return usageError("--label needs a docker:// target")
 	}
