@@ -323,8 +323,10 @@ func contains(msgs []string, s string) bool {
 
 func keys(m map[string][]string) []string {
 	var out []string
-	for k := range m {
-		out = append(out, k)
+	for k, v := range m {
+		if len(v) > 0 {
+			out = append(out, k)
+		}
 	}
 	sort.Strings(out)
 	return out
