@@ -574,6 +574,11 @@ type Job struct {
 	// it on an outsider's text (a comment or issue body) without the
 	// author_association check another branch makes.
 	GuardGaps []Str `json:"guard_gaps"`
+	// SameRepoOnly is true when the job's if: admits only events from this
+	// repository, not a fork's (head repository == github.repository,
+	// workflow_run.pull_requests[0]): pull request and run heads are then
+	// written by someone with write access.
+	SameRepoOnly bool `json:"same_repo_only,omitempty"`
 	// IgnoredKeys lists keys of the copilot-setup-steps job that the Copilot
 	// coding agent does not honour (only steps, permissions, runs-on,
 	// services, snapshot and timeout-minutes are); empty for other jobs.

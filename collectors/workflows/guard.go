@@ -135,3 +135,48 @@ func branchLine(cond *yaml.Node, b string) int {
 	}
 	return cond.Line
 }
+
+// sameRepoRE finds a test that the event comes from this repository, not
+// a fork: the pull request's or the triggering run's head repository is
+// this one, or the run has a pull request of this repository (GitHub
+// leaves workflow_run.pull_requests empty for forks).
+var sameRepoRE = regexp.MustCompile(`(?:pull_request\.head\.repo|workflow_run\.head_repository)\.full_name\s*==\s*github\.repository\b|\bgithub\.repository\s*==\s*github\.event\.(?:pull_request\.head\.repo|workflow_run\.head_repository)\.full_name|\.head\.repo\.fork\s*==\s*false|!\s*github\.event\.pull_request\.head\.repo\.fork\b`)
+
+// sameRepoOnly reports a job whose if: holds in every top-level branch
+// a test that the event does not come from a fork: then a pull request's
+// head branch and title, or a triggering run's, are written by someone
+// with write access.
+func sameRepoOnly(body *yaml.Node) bool {
+	cond := get(body, "if")
+	if cond == nil || cond.Kind != yaml.ScalarNode || !sameRepo(cond.Value) {
+		return false
+	}
+	expr := strings.TrimSpace(cond.Value)
+	if strings.HasPrefix(expr, "${{") && strings.HasSuffix(expr, "}}") {
+		expr = strings.TrimSpace(expr[3 : len(expr)-2])
+	}
+	branches := topLevelOr(expr)
+	for len(branches) == 1 {
+		inner, ok := unwrap(branches[0])
+		if !ok {
+			break
+		}
+		branches = topLevelOr(inner)
+	}
+	for _, b := range branches {
+		if !sameRepo(b) {
+			return false
+		}
+	}
+	return true
+}
+
+// prAbsentRE is a test that the run has no pull request: the opposite.
+var prAbsentRE = regexp.MustCompile(`pull_requests\[0\]\s*==|!\s*github\.event\.workflow_run\.pull_requests\[0\]`)
+
+func sameRepo(b string) bool {
+	if sameRepoRE.MatchString(b) {
+		return true
+	}
+	return strings.Contains(b, "workflow_run.pull_requests[0]") && !prAbsentRE.MatchString(b)
+}

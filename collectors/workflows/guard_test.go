@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"context"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -53,5 +54,31 @@ func TestGuardGaps(t *testing.T) {
 				t.Errorf("gap at line %d, want 7 (where the branch starts)", gaps[0].Line)
 			}
 		})
+	}
+}
+
+// TestSameRepoOnly: a job whose if: admits only this repository's events
+// in every branch; a fork test in one branch only, or its negation, does not.
+func TestSameRepoOnly(t *testing.T) {
+	for _, c := range []struct {
+		cond string
+		want bool
+	}{
+		{`github.event.pull_request.head.repo.full_name == github.repository`, true},
+		{`${{ github.event_name == 'workflow_run' && github.event.workflow_run.pull_requests[0] && github.event.workflow_run.conclusion == 'failure' }}`, true},
+		{`github.repository == github.event.workflow_run.head_repository.full_name && contains(github.event.comment.body, '@c')`, true},
+		{`!github.event.pull_request.head.repo.fork`, true},
+		{`github.event.workflow_run.pull_requests[0] == null`, false},
+		{`github.event.pull_request.head.repo.full_name == github.repository || github.event_name == 'issue_comment'`, false},
+		{`github.event_name == 'pull_request_target'`, false},
+	} {
+		src := "on: [pull_request_target, workflow_run, issue_comment]\njobs:\n  a:\n    if: " + strconv.Quote(c.cond) + "\n    steps:\n      - uses: anthropics/claude-code-action@v1\n"
+		var doc model.Document
+		if err := New().Collect(context.Background(), ".github/workflows/a.yml", []byte(src), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if got := doc.Workflows[0].Jobs[0].SameRepoOnly; got != c.want {
+			t.Errorf("if: %s: same repository only = %v, want %v", c.cond, got, c.want)
+		}
 	}
 }

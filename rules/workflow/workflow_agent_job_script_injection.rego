@@ -15,8 +15,10 @@
 #   request text and head branches on pull_request_target and reviews,
 #   workflow_run's; not under a plain pull_request, which runs the pull
 #   request's own copy of the workflow with a read-only token and no secrets
-#   for a fork. The text an agent step takes as its prompt is not reported
-#   either (it is not code).
+#   for a fork; nor pull request or run heads in a job whose if: admits only
+#   this repository's events (head repository == github.repository,
+#   workflow_run.pull_requests[0]). The text an agent step takes as its
+#   prompt is not reported either (it is not code).
 # related_resources:
 #   - ref: https://docs.github.com/en/actions/security-for-github-actions/security-guides/security-hardening-for-github-actions#understanding-the-risk-of-script-injections
 #     description: GitHub — understanding the risk of script injections
@@ -64,6 +66,14 @@ _carried(w, expr) if {
 
 _carried(w, "github.event") if count(_triggers(w) & outsider_events) > 0
 
+# A job that admits only this repository's events, not a fork's, gets pull
+# request and run heads written by someone with write access.
+_writers_only(j, expr) if {
+	object.get(j, "same_repo_only", false) == true
+	some p in {"github.event.pull_request", "github.head_ref", "github.event.workflow_run"}
+	_under(expr, p)
+}
+
 _under(expr, prefix) if expr == prefix
 
 _under(expr, prefix) if startswith(expr, concat("", [prefix, "."]))
@@ -75,5 +85,6 @@ deny contains f if {
 	some x in object.get(j, "injections", [])
 	x.source == "untrusted"
 	_carried(w, x.expr)
+	not _writers_only(j, x.expr)
 	f := sa.finding(rego.metadata.chain(), x, sprintf("%s expands ${{ %s }}, text an outsider writes, into a script: quotes, $( ) or ; in it run as commands on the agent's runner, which holds the job's token and what the agent's steps are given", [workflow.job_label(w, j), x.expr]))
 }

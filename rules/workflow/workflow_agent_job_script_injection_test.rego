@@ -54,3 +54,12 @@ test_push_non_agent_job_and_agent_output_quiet if {
 test_empty_input_quiet if {
 	count(r.deny) == 0 with input as {}
 }
+
+# A job that admits only this repository's pull requests and runs: their
+# heads are written by someone with write access; issue text still counts.
+test_same_repo_only_job_quiet_for_heads if {
+	same := json.patch(doc("workflow_run", true, [inj("github.event.workflow_run.head_branch", "untrusted", 12)]), [{"op": "add", "path": "/workflows/0/jobs/0/same_repo_only", "value": true}])
+	count(r.deny) == 0 with input as same
+	issue := json.patch(doc("issues", true, [inj("github.event.issue.title", "untrusted", 12)]), [{"op": "add", "path": "/workflows/0/jobs/0/same_repo_only", "value": true}])
+	count(r.deny) == 1 with input as issue
+}
