@@ -7,7 +7,9 @@
 #   fork. The agent then reads the pull request's title, body, diff or files —
 #   content the attacker wrote — while holding those credentials, so a prompt
 #   injection in the pull request can push code, change settings or send the
-#   secrets away.
+#   secrets away. A workflow whose every agent job admits only this
+#   repository's pull requests (its if: tests that the head repository is
+#   this one, the Security Lab's advice) is not reported.
 # related_resources:
 #   - ref: https://securitylab.github.com/resources/github-actions-preventing-pwn-requests/
 #     description: GitHub Security Lab — Preventing pwn requests
@@ -29,5 +31,17 @@ deny contains f if {
 	some w in workflow.workflows
 	is_object(w.pull_request_target)
 	workflow.runs_agent(w)
+	not _forks_kept_out(w)
 	f := sa.finding(rego.metadata.chain(), w.pull_request_target, sprintf("%s runs an agent on pull_request_target: content from any fork's pull request reaches an agent holding the base repository's token and secrets", [workflow.label(w)]))
+}
+
+# Every job that runs an agent admits only this repository's pull requests
+# (its if: tests that the head repository is this one): a fork's pull
+# request never reaches the agent.
+_forks_kept_out(w) if {
+	agent_jobs := [j | some j in workflow.jobs(w); workflow.agent_job(w, j)]
+	count(agent_jobs) > 0
+	every j in agent_jobs {
+		object.get(j, "same_repo_only", false) == true
+	}
 }

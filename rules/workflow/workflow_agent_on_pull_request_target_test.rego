@@ -51,3 +51,24 @@ test_prt_without_agent_quiet if {
 test_empty_input_quiet if {
 	count(workflow_agent_on_pull_request_target.deny) == 0 with input as {}
 }
+
+prt(jobs) := {"workflows": [{
+	"name": "Claude review", "file": wf, "line": 1, "runs_agent": true,
+	"pull_request_target": {"value": "pull_request_target", "file": wf, "line": 4},
+	"jobs": jobs,
+}]}
+
+# Every agent job keeps forks out (head repository == github.repository):
+# quiet; one agent job without the test, or a guarded job that is not the
+# agent's, still fires.
+test_forks_kept_out_quiet if {
+	count(workflow_agent_on_pull_request_target.deny) == 0 with input as prt([{"id": "review", "file": wf, "line": 10, "runs_agent": true, "same_repo_only": true}])
+	count(workflow_agent_on_pull_request_target.deny) == 1 with input as prt([
+		{"id": "review", "file": wf, "line": 10, "runs_agent": true, "same_repo_only": true},
+		{"id": "triage", "file": wf, "line": 20, "runs_agent": true},
+	])
+	count(workflow_agent_on_pull_request_target.deny) == 1 with input as prt([
+		{"id": "label", "file": wf, "line": 10, "runs_agent": false, "same_repo_only": true},
+		{"id": "review", "file": wf, "line": 20, "runs_agent": true},
+	])
+}
