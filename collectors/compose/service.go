@@ -5,6 +5,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/oci"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -64,7 +65,7 @@ func (s *service) read(es []entry) {
 			w.Restart = s.str(v)
 		case "runtime":
 			if r := s.str(v); r != nil {
-				r.Value = normalizeRuntime(r.Value)
+				r.Value = oci.Runtime(r.Value)
 				w.Runtime = r
 			}
 		case "cap_add":
@@ -117,14 +118,10 @@ func (s *service) caps(n *yaml.Node) []model.Str {
 	var out []model.Str
 	for _, it := range items(n) {
 		if c, ok := scalar(it); ok && strings.TrimSpace(c) != "" {
-			out = append(out, model.Str{Value: normalizeCap(c), Loc: s.loc(it)})
+			out = append(out, model.Str{Value: oci.Cap(c), Loc: s.loc(it)})
 		}
 	}
 	return out
-}
-
-func normalizeCap(c string) string {
-	return strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(c)), "CAP_")
 }
 
 // securityOpts keeps options as written and derives the two that matter
@@ -136,7 +133,7 @@ func (s *service) securityOpts(n *yaml.Node) {
 			continue
 		}
 		s.w.SecurityOpt = append(s.w.SecurityOpt, *o)
-		key, val := splitOpt(o.Value)
+		key, val := oci.SplitOpt(o.Value)
 		switch key {
 		case "seccomp":
 			if val == "unconfined" {
@@ -148,32 +145,6 @@ func (s *service) securityOpts(n *yaml.Node) {
 			}
 		}
 	}
-}
-
-// splitOpt splits "seccomp:unconfined" or "seccomp=unconfined".
-func splitOpt(o string) (string, string) {
-	if i := strings.IndexAny(o, ":="); i >= 0 {
-		return strings.ToLower(o[:i]), o[i+1:]
-	}
-	return strings.ToLower(o), ""
-}
-
-// NormalizeRuntime maps OCI runtime and containerd shim names to the
-// isolation they provide (runc, gvisor, kata, or the name as given); the
-// docker collector shares it for running containers.
-func NormalizeRuntime(r string) string { return normalizeRuntime(r) }
-
-func normalizeRuntime(r string) string {
-	l := strings.ToLower(strings.TrimSpace(r))
-	switch {
-	case strings.Contains(l, "runsc") || l == "gvisor":
-		return "gvisor"
-	case strings.Contains(l, "kata"):
-		return "kata"
-	case l == "runc" || l == "io.containerd.runc.v2":
-		return "runc"
-	}
-	return r
 }
 
 func (s *service) readNetworks(e entry) {

@@ -8,6 +8,7 @@ import (
 	"github.com/tailscale/hujson"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/agentcli"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/oci"
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/textpos"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
@@ -255,13 +256,9 @@ func (r *reader) privileged(b bool, loc model.Loc) {
 
 func (r *reader) capAdd(v *hujson.Value) {
 	if s := r.str(v); s != nil && strings.TrimSpace(s.Value) != "" {
-		s.Value = normalizeCap(s.Value)
+		s.Value = oci.Cap(s.Value)
 		r.w.CapAdd = append(r.w.CapAdd, *s)
 	}
-}
-
-func normalizeCap(c string) string {
-	return strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(c)), "CAP_")
 }
 
 // securityOpt keeps the option as written and derives seccomp=unconfined

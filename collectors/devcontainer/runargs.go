@@ -6,6 +6,7 @@ import (
 
 	"github.com/tailscale/hujson"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/oci"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -78,9 +79,9 @@ func (r *reader) runFlag(flag, val string, hasVal bool, loc model.Loc) {
 	case "--privileged":
 		r.privileged(!hasVal || val == "true", loc)
 	case "--cap-add":
-		w.CapAdd = append(w.CapAdd, model.Str{Value: normalizeCap(val), Loc: loc})
+		w.CapAdd = append(w.CapAdd, model.Str{Value: oci.Cap(val), Loc: loc})
 	case "--cap-drop":
-		w.CapDrop = append(w.CapDrop, model.Str{Value: normalizeCap(val), Loc: loc})
+		w.CapDrop = append(w.CapDrop, model.Str{Value: oci.Cap(val), Loc: loc})
 	case "--security-opt":
 		r.securityOpt(&model.Str{Value: val, Loc: loc})
 	case "--network", "--net":
@@ -104,7 +105,7 @@ func (r *reader) runFlag(flag, val string, hasVal bool, loc model.Loc) {
 	case "--mount":
 		r.addMount(parseMountSpec(val), loc)
 	case "--runtime":
-		w.Runtime = &model.Str{Value: normalizeRuntime(val), Loc: loc}
+		w.Runtime = &model.Str{Value: oci.Runtime(val), Loc: loc}
 	case "-e", "--env":
 		name, value, ok := strings.Cut(val, "=")
 		r.env("runArgs", name, value, ok, loc)
@@ -119,21 +120,6 @@ func (r *reader) runFlag(flag, val string, hasVal bool, loc model.Loc) {
 	case "--restart":
 		w.Restart = &model.Str{Value: val, Loc: loc}
 	}
-}
-
-// normalizeRuntime maps OCI runtime and containerd shim names to the
-// isolation they provide.
-func normalizeRuntime(rt string) string {
-	l := strings.ToLower(strings.TrimSpace(rt))
-	switch {
-	case strings.Contains(l, "runsc") || l == "gvisor":
-		return "gvisor"
-	case strings.Contains(l, "kata"):
-		return "kata"
-	case l == "runc" || l == "io.containerd.runc.v2":
-		return "runc"
-	}
-	return rt
 }
 
 // mounts reads the "mounts" property: docker --mount strings or objects.

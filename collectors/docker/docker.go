@@ -18,8 +18,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sandbox-audit/sandbox-audit/collectors/compose"
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/agentcli"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/oci"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
@@ -237,20 +237,20 @@ func workload(in inspect) (model.Workload, []model.Credential) {
 	if runtime == "" {
 		runtime = "runc"
 	}
-	w.Runtime = str(compose.NormalizeRuntime(runtime))
+	w.Runtime = str(oci.Runtime(runtime))
 	if h.RestartPolicy.Name != "" && h.RestartPolicy.Name != "no" {
 		w.Restart = str(h.RestartPolicy.Name)
 	}
 	for _, c := range h.CapAdd {
-		w.CapAdd = append(w.CapAdd, *str(strings.TrimPrefix(strings.ToUpper(c), "CAP_")))
+		w.CapAdd = append(w.CapAdd, *str(oci.Cap(c)))
 	}
 	for _, c := range h.CapDrop {
-		w.CapDrop = append(w.CapDrop, *str(strings.TrimPrefix(strings.ToUpper(c), "CAP_")))
+		w.CapDrop = append(w.CapDrop, *str(oci.Cap(c)))
 	}
 	for _, o := range h.SecurityOpt {
 		w.SecurityOpt = append(w.SecurityOpt, *str(o))
-		key, val, _ := strings.Cut(strings.Replace(o, ":", "=", 1), "=")
-		switch strings.ToLower(key) {
+		key, val := oci.SplitOpt(o)
+		switch key {
 		case "seccomp":
 			if val == "unconfined" {
 				w.Seccomp = str("unconfined")

@@ -19,14 +19,7 @@ import (
 // every rule fires as it does on bare metal: a container escape reaches the
 // VM, which holds the engine and every other sandbox on it.
 func TestInnermostBoundary(t *testing.T) {
-	set, err := rules.LoadBuiltin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := rules.Compile(context.Background(), set)
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng := builtinEngine(t)
 	vm := filepath.Join("..", "..", "fixtures", "live", "firecracker", "proc")
 	for _, name := range []string{"docker-default", "docker-privileged"} {
 		t.Run(name, func(t *testing.T) {
@@ -58,18 +51,8 @@ func TestInnermostBoundary(t *testing.T) {
 
 func ruleIDs(t *testing.T, eng *rules.Engine, l *model.Live) []string {
 	t.Helper()
-	doc := &model.Document{Live: l}
-	doc.Normalize()
-	in, err := rules.Input(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fs, err := eng.Eval(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, f := range fs {
+	for _, f := range evalLive(t, eng, l, nil) {
 		out = append(out, f.RuleID)
 	}
 	sort.Strings(out)

@@ -178,6 +178,10 @@ var capNames = []string{
 	"WAKE_ALARM", "BLOCK_SUSPEND", "AUDIT_READ", "PERFMON", "BPF", "CHECKPOINT_RESTORE",
 }
 
+// CapabilityNames lists the Linux capabilities by bit number, without the
+// CAP_ prefix (Docker's --cap-add names).
+func CapabilityNames() []string { return append([]string(nil), capNames...) }
+
 // dockerDefaultCaps is the set Docker (and containerd's default spec)
 // grants a non-privileged container.
 const dockerDefaultCaps uint64 = 0x00000000a80425fb

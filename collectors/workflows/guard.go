@@ -22,18 +22,7 @@ func (c *collector) guardGaps(body *yaml.Node, j *model.Job) {
 	if cond == nil || cond.Kind != yaml.ScalarNode || !strings.Contains(cond.Value, "author_association") {
 		return
 	}
-	expr := strings.TrimSpace(cond.Value)
-	if strings.HasPrefix(expr, "${{") && strings.HasSuffix(expr, "}}") {
-		expr = strings.TrimSpace(expr[3 : len(expr)-2])
-	}
-	branches := topLevelOr(expr)
-	for len(branches) == 1 {
-		inner, ok := unwrap(branches[0])
-		if !ok {
-			return
-		}
-		branches = topLevelOr(inner)
-	}
+	branches := orBranches(cond.Value)
 	guarded := false
 	for _, b := range branches {
 		guarded = guarded || strings.Contains(b, "author_association")
@@ -47,6 +36,24 @@ func (c *collector) guardGaps(body *yaml.Node, j *model.Job) {
 		}
 		j.GuardGaps = append(j.GuardGaps, model.Str{Value: clipExpr(b), Loc: c.loc(branchLine(cond, b))})
 	}
+}
+
+// orBranches are the top-level || branches of an if: condition, its ${{ }}
+// and any parentheses around the whole removed.
+func orBranches(cond string) []string {
+	expr := strings.TrimSpace(cond)
+	if strings.HasPrefix(expr, "${{") && strings.HasSuffix(expr, "}}") {
+		expr = strings.TrimSpace(expr[3 : len(expr)-2])
+	}
+	branches := topLevelOr(expr)
+	for len(branches) == 1 {
+		inner, ok := unwrap(branches[0])
+		if !ok {
+			break
+		}
+		branches = topLevelOr(inner)
+	}
+	return branches
 }
 
 // topLevelOr splits an expression at the || outside parentheses and quoted
@@ -151,19 +158,7 @@ func sameRepoOnly(body *yaml.Node) bool {
 	if cond == nil || cond.Kind != yaml.ScalarNode || !sameRepo(cond.Value) {
 		return false
 	}
-	expr := strings.TrimSpace(cond.Value)
-	if strings.HasPrefix(expr, "${{") && strings.HasSuffix(expr, "}}") {
-		expr = strings.TrimSpace(expr[3 : len(expr)-2])
-	}
-	branches := topLevelOr(expr)
-	for len(branches) == 1 {
-		inner, ok := unwrap(branches[0])
-		if !ok {
-			break
-		}
-		branches = topLevelOr(inner)
-	}
-	for _, b := range branches {
+	for _, b := range orBranches(cond.Value) {
 		if !sameRepo(b) {
 			return false
 		}

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors/live"
 )
 
 // Fake credentials planted in the containers (never real): one in the
@@ -383,21 +385,12 @@ func boundingCaps(t *testing.T) []string {
 		mask = mask<<4 | uint64(strings.IndexRune("0123456789abcdef", c))
 	}
 	var out []string
-	for i, n := range capNames {
+	for i, n := range live.CapabilityNames() {
 		if mask&(1<<uint(i)) != 0 {
 			out = append(out, n)
 		}
 	}
 	return out
-}
-
-var capNames = []string{
-	"CHOWN", "DAC_OVERRIDE", "DAC_READ_SEARCH", "FOWNER", "FSETID", "KILL", "SETGID", "SETUID",
-	"SETPCAP", "LINUX_IMMUTABLE", "NET_BIND_SERVICE", "NET_BROADCAST", "NET_ADMIN", "NET_RAW",
-	"IPC_LOCK", "IPC_OWNER", "SYS_MODULE", "SYS_RAWIO", "SYS_CHROOT", "SYS_PTRACE", "SYS_PACCT",
-	"SYS_ADMIN", "SYS_BOOT", "SYS_NICE", "SYS_RESOURCE", "SYS_TIME", "SYS_TTY_CONFIG", "MKNOD",
-	"LEASE", "AUDIT_WRITE", "AUDIT_CONTROL", "SETFCAP", "MAC_OVERRIDE", "MAC_ADMIN", "SYSLOG",
-	"WAKE_ALARM", "BLOCK_SUSPEND", "AUDIT_READ", "PERFMON", "BPF", "CHECKPOINT_RESTORE",
 }
 
 // staticBinary is the statically linked build the containers run:
