@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -52,13 +53,29 @@ var ErrRuleTimeout = fmt.Errorf("%w: time limit", ErrEval)
 // a walk it did not mean, and must not hold a CI job until it is killed.
 const DefaultRuleTimeout = 5 * time.Second
 
-// Engine holds the compiled rules and their prepared queries: one per shard
-// of built-in rule packages, so the shards evaluate on all cores at once,
-// and one per custom rule package, so each runs under its own time limit
-// and a rule that exceeds it is named.
+// Engine holds the rules and their prepared queries: one per built-in rule
+// area (workload, agent, workflow, …), compiled on its own with the
+// libraries it imports, and one per custom rule package, so each runs under
+// its own time limit and a rule that exceeds it is named. An area is
+// compiled once, when it is first needed (or by Warm), and evaluated only on
+// an input that has one of the facts it reads: a repository of workflows
+// pays for neither compiling nor evaluating the container rules.
 type Engine struct {
-	queries []rego.PreparedEvalQuery
-	custom  []customQuery
+	groups []*group // largest first
+	custom []customQuery
+}
+
+// group is one built-in rule area.
+type group struct {
+	area string
+	keys []string // input keys it reads, one of which must be non-empty; nil: every input
+	mods []*ast.Module
+	pkgs []string
+	size int // rules in its modules: the order of compiling and evaluating
+
+	once sync.Once
+	q    rego.PreparedEvalQuery
+	err  error
 }
 
 // customQuery is one custom rule package's prepared query.
@@ -86,36 +103,102 @@ func Capabilities() *ast.Capabilities {
 	return c
 }
 
-// Compile compiles the set once and prepares its query once.
+// Compile prepares the engine and compiles every area at once, in parallel.
 func Compile(ctx context.Context, s *Set) (*Engine, error) {
-	c := ast.NewCompiler().WithCapabilities(Capabilities())
-	if c.Compile(s.Modules); c.Failed() {
-		return nil, fmt.Errorf("compile rules: %w", c.Errors)
+	e, err := Prepare(ctx, s)
+	if err != nil {
+		return nil, err
 	}
-	// The packages are named, not iterated: `data.rules[p]` with p unbound
-	// evaluates every rule of every package (helpers included); with p bound
-	// only deny is evaluated. Rules are dealt round-robin into one shard per
-	// core; the compiler is shared, each shard is prepared once.
-	var builtin, custom []Meta
+	if err := e.Warm(ctx, nil); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Prepare groups the built-in rules by area without compiling them, and
+// compiles the custom rules (a user's mistake is reported before any file
+// is read). Each area holds its modules and the library packages they
+// import, transitively; a built-in module that reads any other data is a
+// bug in the rules and refused.
+func Prepare(ctx context.Context, s *Set) (*Engine, error) {
+	libs := map[string][]*ast.Module{}
+	var names []string
+	for n := range s.Modules {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	byArea := map[string][]*ast.Module{}
+	for _, n := range names {
+		m := s.Modules[n]
+		if l := libOf(m); l != "" {
+			libs[l] = append(libs[l], m)
+		}
+		if a, ok := s.area[n]; ok && libOf(m) == "" {
+			byArea[a] = append(byArea[a], m)
+		}
+	}
+	pkgs := map[string][]string{}
 	for _, r := range s.Rules {
 		if r.Builtin {
-			builtin = append(builtin, r)
-		} else {
+			a := s.area[r.File]
+			pkgs[a] = append(pkgs[a], strconv.Quote(strings.TrimPrefix(r.Package, "rules.")))
+		}
+	}
+	e := &Engine{}
+	for a, mods := range byArea {
+		g := &group{area: a, pkgs: pkgs[a]}
+		seen := map[string]bool{}
+		rd := readsOf(mods)
+		for {
+			added := false
+			for l := range rd.libs {
+				if !seen[l] {
+					seen[l], added = true, true
+					if len(libs[l]) == 0 {
+						return nil, fmt.Errorf("compile rules: area %s imports %s, which is not loaded", a, l)
+					}
+					mods = append(mods, libs[l]...)
+				}
+			}
+			if !added {
+				break
+			}
+			rd = readsOf(mods)
+		}
+		if len(rd.other) > 0 {
+			return nil, fmt.Errorf("compile rules: built-in rules read only input and libraries: %s", strings.Join(rd.other, "; "))
+		}
+		g.mods, g.keys = mods, rd.factKeys()
+		for _, m := range mods {
+			g.size += len(m.Rules)
+		}
+		e.groups = append(e.groups, g)
+	}
+	sort.Slice(e.groups, func(i, j int) bool {
+		if e.groups[i].size != e.groups[j].size {
+			return e.groups[i].size > e.groups[j].size
+		}
+		return e.groups[i].area < e.groups[j].area
+	})
+	// Custom rules may import any library; they compile with all of them.
+	var custom []Meta
+	for _, r := range s.Rules {
+		if !r.Builtin {
 			custom = append(custom, r)
 		}
 	}
-	n := max(1, min(runtime.GOMAXPROCS(0), len(builtin)))
-	shards := make([][]string, n)
-	for i, r := range builtin {
-		shards[i%n] = append(shards[i%n], strconv.Quote(strings.TrimPrefix(r.Package, "rules.")))
+	if len(custom) == 0 {
+		return e, nil
 	}
-	e := &Engine{}
-	for _, pkgs := range shards {
-		q, err := prepare(ctx, c, pkgs)
-		if err != nil {
-			return nil, err
+	mods := map[string]*ast.Module{}
+	for _, n := range names {
+		if _, builtin := s.area[n]; !builtin || libOf(s.Modules[n]) != "" {
+			mods[n] = s.Modules[n]
 		}
-		e.queries = append(e.queries, q)
+	}
+	c, err := newCompiler(mods)
+	if err != nil {
+		return nil, err
 	}
 	for _, r := range custom {
 		q, err := prepare(ctx, c, []string{strconv.Quote(strings.TrimPrefix(r.Package, "rules."))})
@@ -127,11 +210,78 @@ func Compile(ctx context.Context, s *Set) (*Engine, error) {
 	return e, nil
 }
 
+func newCompiler(mods map[string]*ast.Module) (*ast.Compiler, error) {
+	c := ast.NewCompiler().WithCapabilities(Capabilities())
+	if c.Compile(mods); c.Failed() {
+		return nil, fmt.Errorf("compile rules: %w", c.Errors)
+	}
+	return c, nil
+}
+
+// compiled compiles the area once; later callers wait for it and share it.
+func (g *group) compiled(ctx context.Context) (rego.PreparedEvalQuery, error) {
+	g.once.Do(func() {
+		mods := make(map[string]*ast.Module, len(g.mods))
+		for _, m := range g.mods {
+			mods[m.Package.Location.File] = m
+		}
+		c, err := newCompiler(mods)
+		if err != nil {
+			g.err = err
+			return
+		}
+		g.q, g.err = prepare(ctx, c, g.pkgs)
+	})
+	return g.q, g.err
+}
+
+// Warm compiles the areas not yet compiled, largest first, on every core,
+// until stop is closed (a nil stop: all of them). A CLI run warms the engine
+// while the collectors read and stops it once it knows which areas the
+// target needs; the evaluation compiles any needed area warming left.
+func (e *Engine) Warm(ctx context.Context, stop <-chan struct{}) error {
+	return e.each(len(e.groups), func(i int) error {
+		if stop != nil {
+			select {
+			case <-stop:
+				return nil
+			default:
+			}
+		}
+		_, err := e.groups[i].compiled(ctx)
+		return err
+	})
+}
+
+// each runs f(0…n-1) on at most GOMAXPROCS goroutines, in index order, and
+// returns the first error.
+func (e *Engine) each(n int, f func(i int) error) error {
+	errs := make([]error, n)
+	next := make(chan int, n)
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range min(n, runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				errs[i] = f(i)
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
 func prepare(ctx context.Context, c *ast.Compiler, pkgs []string) (rego.PreparedEvalQuery, error) {
 	q, err := rego.New(
 		rego.Query(`findings := [[p, f] | some p in [`+strings.Join(pkgs, ", ")+`]; f := data.rules[p].deny[_]]`),
 		rego.Compiler(c),
 		rego.StrictBuiltinErrors(true),
+		rego.GenerateJSON(func(t *ast.Term, _ *rego.EvalContext) (any, error) { return t, nil }),
 	).PrepareForEval(ctx)
 	if err != nil {
 		return q, fmt.Errorf("prepare rules: %w", err)
@@ -156,39 +306,42 @@ func (e *Engine) EvalTimeout(ctx context.Context, input ast.Value, timeout time.
 	if timeout <= 0 {
 		timeout = DefaultRuleTimeout
 	}
-	n := len(e.queries)
-	results := make([][]Finding, n+len(e.custom))
-	errs := make([]error, n+len(e.custom))
-	var wg sync.WaitGroup
-	for i, q := range e.queries {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			results[i], errs[i] = evalShard(ctx, q, input)
-		}()
+	var need []*group
+	for _, g := range e.groups {
+		if g.keys == nil || hasAny(input, g.keys) {
+			need = append(need, g)
+		}
 	}
+	n := len(need)
+	results := make([][]Finding, n+len(e.custom))
+	var wg sync.WaitGroup
+	var berr error
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		berr = e.each(n, func(i int) error {
+			q, err := need[i].compiled(ctx)
+			if err != nil {
+				return err
+			}
+			results[i], err = evalShard(ctx, q, input)
+			return err
+		})
+	}()
 	// Custom rules run at most one per core at a time, so the time limit
 	// measures a rule's own work, not its wait for a core.
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, cq := range e.custom {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			results[n+i], errs[n+i] = evalCustom(ctx, cq, input, timeout)
-		}()
-	}
+	cerr := e.each(len(e.custom), func(i int) error {
+		var err error
+		results[n+i], err = evalCustom(ctx, e.custom[i], input, timeout)
+		return err
+	})
 	wg.Wait()
-	var out []Finding
-	for i := range results {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
-		out = append(out, results[i]...)
+	if err := errors.Join(berr, cerr); err != nil {
+		return nil, err
 	}
-	if out == nil {
-		out = []Finding{}
+	out := []Finding{}
+	for i := range results {
+		out = append(out, results[i]...)
 	}
 	return out, nil
 }
@@ -211,21 +364,20 @@ func evalShard(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) (
 	if len(rs) != 1 {
 		return nil, fmt.Errorf("%w: query returned %d results", ErrEval, len(rs))
 	}
-	raw, err := json.Marshal(rs[0].Bindings["findings"])
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrEval, err)
+	// The result stays an OPA value (prepare's GenerateJSON): read as it is,
+	// not converted to Go values, to JSON and back.
+	t, _ := rs[0].Bindings["findings"].(*ast.Term)
+	pairs, ok := t.Value.(*ast.Array)
+	if t == nil || !ok {
+		return nil, fmt.Errorf("%w: query returned %v", ErrEval, rs[0].Bindings["findings"])
 	}
-	var pairs [][2]json.RawMessage
-	if err := json.Unmarshal(raw, &pairs); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrEval, err)
-	}
-	out := make([]Finding, 0, len(pairs))
-	for _, p := range pairs {
-		var pkg string
-		_ = json.Unmarshal(p[0], &pkg)
-		var f Finding
-		if err := json.Unmarshal(p[1], &f); err != nil || f.RuleID == "" {
-			return nil, fmt.Errorf("%w: rules.%s emitted %s, not a finding: build findings with sa.finding(rego.metadata.chain(), loc, msg)", ErrEval, pkg, truncate(string(p[1]), 120))
+	out := make([]Finding, 0, pairs.Len())
+	for i := range pairs.Len() {
+		p := pairs.Elem(i).Value.(*ast.Array) // [package, finding], built by the query
+		pkg, _ := p.Elem(0).Value.(ast.String)
+		f, ok := findingOf(p.Elem(1).Value)
+		if !ok || f.RuleID == "" {
+			return nil, fmt.Errorf("%w: rules.%s emitted %s, not a finding: build findings with sa.finding(rego.metadata.chain(), loc, msg)", ErrEval, string(pkg), truncate(p.Elem(1).String(), 120))
 		}
 		if f.File == "" {
 			return nil, fmt.Errorf("%w: rule %s emitted a finding without a file (loc must carry file and line)", ErrEval, f.RuleID)
@@ -236,6 +388,37 @@ func evalShard(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) (
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// findingOf reads a finding object as encoding/json would into Finding: the
+// known keys must have their type (line an integer), others are ignored.
+func findingOf(v ast.Value) (Finding, bool) {
+	obj, ok := v.(ast.Object)
+	if !ok {
+		return Finding{}, false
+	}
+	var f Finding
+	strs := map[string]*string{"rule_id": &f.RuleID, "title": &f.Title, "property": &f.Property, "severity": &f.Severity,
+		"category": &f.Category, "message": &f.Message, "file": &f.File, "remediation": &f.Remediation}
+	ok = true
+	obj.Foreach(func(k, x *ast.Term) {
+		key, isStr := k.Value.(ast.String)
+		if !isStr {
+			return
+		}
+		if _, null := x.Value.(ast.Null); null {
+			return
+		}
+		if dst, known := strs[string(key)]; known {
+			s, isStr := x.Value.(ast.String)
+			*dst, ok = string(s), ok && isStr
+		} else if key == "line" {
+			n, isNum := x.Value.(ast.Number)
+			line, isInt := n.Int()
+			f.Line, ok = line, ok && isNum && isInt
+		}
+	})
+	return f, ok
 }
 
 // Input converts a JSON-marshalable model into an OPA value once, so the

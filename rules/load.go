@@ -24,10 +24,14 @@ type Set struct {
 	Modules map[string]*ast.Module // rules and libraries, keyed by file name
 	Tests   map[string]*ast.Module // *_test.rego files
 	Rules   []Meta                 // sorted by id
+	// area is the built-in area of each embedded module ("workload",
+	// "agent", …; "lib" for the shared libraries). A user's modules have
+	// none.
+	area map[string]string
 }
 
 func newSet() *Set {
-	return &Set{Modules: map[string]*ast.Module{}, Tests: map[string]*ast.Module{}}
+	return &Set{Modules: map[string]*ast.Module{}, Tests: map[string]*ast.Module{}, area: map[string]string{}}
 }
 
 // LoadBuiltin parses the embedded rules and their tests.
@@ -155,6 +159,9 @@ func (s *Set) addFS(fsys fs.FS, read func(p string) ([]byte, error), root, prefi
 			continue
 		}
 		s.Modules[r.name] = r.mod
+		if isBuiltin {
+			s.area[r.name] = strings.SplitN(strings.TrimPrefix(r.name, prefix+"/"), "/", 2)[0]
+		}
 		if !strings.HasPrefix(r.mod.Package.Path.String(), "data.rules.") {
 			continue // a library
 		}
@@ -225,6 +232,9 @@ func (s *Set) filter(keep func(file string) bool) *Set {
 	for k, m := range s.Modules {
 		if keep(k) {
 			out.Modules[k] = m
+			if a, ok := s.area[k]; ok {
+				out.area[k] = a
+			}
 		}
 	}
 	return out

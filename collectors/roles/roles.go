@@ -383,6 +383,9 @@ func judge(doc *model.Document) {
 			r := repoOf(repos, w.File)
 			if _, ok := known[r]; !ok {
 				known[r] = w.Name
+				if w.Name == "" { // a devcontainer without a name
+					known[r] = fmt.Sprintf("the %s of %s", w.Source, w.File)
+				}
 			}
 		}
 	}

@@ -377,3 +377,17 @@ func TestInitContainers(t *testing.T) {
 		t.Errorf("seed chosen by the policy file = %+v, want agent, judged", g)
 	}
 }
+
+// TestBesideUnnamedAgent: a workload left unjudged beside the agent's says
+// which one that is, also when the agent's is a devcontainer without a name.
+func TestBesideUnnamedAgent(t *testing.T) {
+	doc := &model.Document{Workloads: []model.Workload{
+		{ID: "devcontainer:.devcontainer/devcontainer.json", Source: "devcontainer", Loc: model.Loc{File: ".devcontainer/devcontainer.json"}},
+		{ID: "compose:helper", Source: "compose", Name: "helper", Loc: model.Loc{File: "compose.yml"}},
+	}}
+	Assign(doc, nil, ".sandbox-audit.yaml")
+	w := doc.Workloads[1]
+	if w.Judged || w.RoleReason != "nothing marks it as the agent's, and the devcontainer of .devcontainer/devcontainer.json is" {
+		t.Errorf("judged %v, reason %q", w.Judged, w.RoleReason)
+	}
+}

@@ -91,7 +91,7 @@ func NewEngine(ctx context.Context, dirs []string, cfg *policies.Config, sc Scop
 		}
 	}
 	set = set.Without(cfg.Disabled(set))
-	eng, err := rules.Compile(ctx, set)
+	eng, err := rules.Prepare(ctx, set)
 	if err != nil {
 		return nil, err
 	}
@@ -145,18 +145,25 @@ type Collected struct {
 }
 
 // Audit runs one audit. The rules compile while the collectors read the
-// target: on two cores that hides most of the compile from a CLI run.
+// target: on two cores that hides most of the compile from a CLI run. Once
+// the collectors are done, the areas the target needs compile first and the
+// others not at all.
 func Audit(ctx context.Context, opt Options) (*reports.Report, error) {
 	type built struct {
 		e   *Engine
 		err error
 	}
 	ch := make(chan built, 1)
+	collected := make(chan struct{})
 	go func() {
 		e, err := NewEngine(ctx, opt.RuleDirs, opt.Config, ScopeOf(opt))
 		ch <- built{e, err}
+		if err == nil {
+			_ = e.Rules.Warm(ctx, collected) // an area that fails to compile fails the evaluation that needs it
+		}
 	}()
 	col, cerr := Collect(ctx, opt)
+	close(collected)
 	b := <-ch
 	if b.err != nil {
 		return nil, b.err
