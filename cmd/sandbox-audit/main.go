@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -21,7 +22,8 @@ import (
 // So the GC runs only as the process nears this limit: a small scan never
 // collects, and the 5,000-file bench corpus (~45 MB live) peaks at about
 // 120 MB. A scan whose live heap exceeds the limit slows down (the runtime
-// caps GC CPU) rather than fails. GOMEMLIMIT or GOGC set in the environment
+// caps GC CPU) rather than fails; gcPacer hands a large scan to Go's own
+// pacing before that. GOMEMLIMIT or GOGC set in the environment
 // restore Go's own pacing with the user's values; a cgroup memory limit
 // under twice this lowers it to half the cgroup's.
 const softMemoryLimit = 96 << 20
@@ -32,13 +34,14 @@ const shutdownGrace = 2 * time.Second
 
 func main() {
 	if os.Getenv("GOMEMLIMIT") == "" && os.Getenv("GOGC") == "" {
-		limit := int64(softMemoryLimit)
+		limit, ceiling := int64(softMemoryLimit), int64(math.MaxInt64)
 		// In a cgroup allowed less (a small sandbox), collect by half of it.
-		if cg := cgroupMemoryLimit("/"); cg > 0 && cg/2 < limit {
-			limit = cg / 2
+		if cg := cgroupMemoryLimit("/"); cg > 0 {
+			limit, ceiling = min(limit, cg/2), cg-cg/10
 		}
 		debug.SetMemoryLimit(limit)
 		debug.SetGCPercent(-1)
+		(&gcPacer{limit: limit, ceiling: ceiling, live: liveHeap}).watch()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := runUntilStopped(ctx, shutdownGrace, os.Stderr, func() int {

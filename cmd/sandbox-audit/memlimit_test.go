@@ -1,9 +1,13 @@
 package main
 
 import (
+	"math"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"testing"
+	"time"
 )
 
 func TestCgroupMemoryLimit(t *testing.T) {
@@ -45,4 +49,54 @@ func TestCgroupMemoryLimit(t *testing.T) {
 			t.Errorf("%s: %d, want %d", name, got, c.want)
 		}
 	}
+}
+
+// TestGCPacer: collections that find a small live heap leave the collector
+// off; the first that finds more than half the soft limit live hands the
+// run to Go's proportional pacing under the ceiling, once.
+func TestGCPacer(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(96 << 20))
+	live := uint64(10 << 20)
+	p := &gcPacer{limit: 96 << 20, ceiling: 1 << 30, live: func() uint64 { return live }}
+	if !p.afterGC() || p.paced {
+		t.Fatal("a 10 MB live heap must leave the collector off and keep watching")
+	}
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Fatalf("GC percent %d before pacing, want -1 (off)", got)
+	}
+	live = 60 << 20
+	if p.afterGC() || !p.paced {
+		t.Fatal("a 60 MB live heap under a 96 MB limit must switch to pacing and stop watching")
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GC percent %d once paced, want 100", got)
+	}
+	if got := debug.SetMemoryLimit(-1); got != 1<<30 {
+		t.Errorf("memory limit %d once paced, want the ceiling", got)
+	}
+	if p.afterGC() {
+		t.Error("a paced run stops watching")
+	}
+}
+
+// TestGCPacerWatch: the watch really runs after a collection.
+func TestGCPacerWatch(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(96 << 20))
+	called := make(chan struct{}, 8)
+	p := &gcPacer{limit: 0, ceiling: math.MaxInt64, live: func() uint64 { called <- struct{}{}; return 1 }}
+	p.watch()
+	for range 5 {
+		runtime.GC()
+		select {
+		case <-called:
+			if !p.paced {
+				t.Error("a live heap over half a zero limit must pace")
+			}
+			return
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	t.Fatal("afterGC was not called after five collections")
 }

@@ -1,6 +1,7 @@
 package kubernetes
 
 import (
+	"encoding/json"
 	"math"
 	"slices"
 	"sort"
@@ -37,10 +38,19 @@ func newPolicyIndex(doc *model.Document) *policyIndex {
 			x.namespaces[n.Name] = n.Labels
 		}
 	}
+	seen := map[string]bool{}
 	for i := range x.nps {
 		np := &x.nps[i]
 		if !relevant(np) {
 			continue
+		}
+		// A policy like one filed already (another file's copy: the same
+		// default-deny in each repository of a scan) selects the same pods
+		// and declares the same egress: filed once, it is tested once.
+		if k := sameAs(np); seen[k] {
+			continue
+		} else {
+			seen[k] = true
 		}
 		ns := np.Namespace
 		if np.ClusterWide {
@@ -72,6 +82,19 @@ func newPolicyIndex(doc *model.Document) *policyIndex {
 		x.byNS[ns] = append(x.byNS[ns], i)
 	}
 	return x
+}
+
+// sameAs is what decides a policy's effect: all of it but its name and
+// where it and its rules were read.
+func sameAs(np *model.NetworkPolicy) string {
+	c := *np
+	c.Name, c.Loc = "", model.Loc{}
+	c.Rules = slices.Clone(np.Rules)
+	for i := range c.Rules {
+		c.Rules[i].Loc = model.Loc{}
+	}
+	b, _ := json.Marshal(c)
+	return string(b)
 }
 
 // relevant: the policy can say something about egress. A NetworkPolicy or

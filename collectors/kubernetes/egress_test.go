@@ -350,3 +350,29 @@ spec: {priority: 10, subject: {namespaces: {}}}
 		})
 	}
 }
+
+// A policy repeated in many files (each repository of a scan ships the same
+// default-deny) is tested once: the pod's egress is what one copy gives,
+// cited at the first copy, and a scan of N copies and N pods does not test
+// N×N pairs.
+func TestPolicyIndexSameAs(t *testing.T) {
+	np := func(name string) string {
+		return "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: " + name + ", namespace: agents}\nspec: {podSelector: {}, policyTypes: [Egress], egress: [{to: [{ipBlock: {cidr: 10.0.0.0/8}}]}]}\n"
+	}
+	one := collectFiles(t, map[string]string{"a/np.yaml": np("deny-a"), "pod.yaml": linkPod})
+	many := collectFiles(t, map[string]string{"a/np.yaml": np("deny-a"), "b/np.yaml": np("deny-b"), "c/np.yaml": np("deny-c"), "pod.yaml": linkPod})
+	idx := newPolicyIndex(many)
+	var w *model.Workload
+	for i := range many.Workloads {
+		w = &many.Workloads[i]
+	}
+	if got := idx.candidates(w); len(got) != 1 {
+		t.Errorf("candidates %v, want the first copy only", got)
+	}
+	if diff := cmp.Diff(one.Workloads[len(one.Workloads)-1].Egress, w.Egress); diff != "" {
+		t.Errorf("egress with copies (-one +many):\n%s", diff)
+	}
+	if w.Egress == nil || w.Egress.File != "a/np.yaml" {
+		t.Errorf("egress %+v, want it cited at a/np.yaml", w.Egress)
+	}
+}
