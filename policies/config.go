@@ -97,14 +97,14 @@ func ParseConfig(name string, b []byte) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%w %s: %s", ErrConfig, name, yamlProblem(err))
+		return nil, fmt.Errorf("%w %s: %s", ErrConfig, name, YAMLProblem(err))
 	} else if err == nil {
 		var next yaml.Node
 		switch err := dec.Decode(&next); {
 		case err == nil:
 			return nil, fmt.Errorf("%w %s: line %d: a second YAML document; a policy file holds one", ErrConfig, name, next.Line)
 		case !errors.Is(err, io.EOF):
-			return nil, fmt.Errorf("%w %s: %s (in a second YAML document; a policy file holds one)", ErrConfig, name, yamlProblem(err))
+			return nil, fmt.Errorf("%w %s: %s (in a second YAML document; a policy file holds one)", ErrConfig, name, YAMLProblem(err))
 		}
 	}
 	// Lines of waivers, for findings that point at an expired one.
@@ -251,10 +251,10 @@ var (
 	shortValue   = regexp.MustCompile(`^[0-9][0-9a-z.:-]{0,11}$`) // a number, date or duration
 )
 
-// yamlProblem turns the decoder's messages into ones that name the line and
+// YAMLProblem turns the decoder's messages into ones that name the line and
 // the key, never a value: yaml.v3 quotes the offending scalar, and the file
 // may be anything (a symlink's target, a credentials file given to --config).
-func yamlProblem(err error) string {
+func YAMLProblem(err error) string {
 	var te *yaml.TypeError
 	if errors.As(err, &te) {
 		msgs := make([]string, len(te.Errors))

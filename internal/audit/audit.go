@@ -90,7 +90,9 @@ func NewEngine(ctx context.Context, dirs []string, cfg *policies.Config, sc Scop
 			return nil, err
 		}
 	}
-	set = set.Without(cfg.Disabled(set))
+	if !sc.EveryRule {
+		set = set.Without(cfg.Disabled(set))
+	}
 	eng, err := rules.Prepare(ctx, set)
 	if err != nil {
 		return nil, err
@@ -107,10 +109,14 @@ func NewEngine(ctx context.Context, dirs []string, cfg *policies.Config, sc Scop
 // own rules always run.
 type Scope struct {
 	Config, Live, Deps bool
+	// EveryRule keeps the rules disabled by default or by cfg: an engine
+	// that serves many targets, each with its own policy file, drops a
+	// target's disabled rules from its findings instead (Judge).
+	EveryRule bool
 }
 
 // Everything compiles every rule (a fleet engine reused across targets).
-var Everything = Scope{Config: true, Live: true, Deps: true}
+var Everything = Scope{Config: true, Live: true, Deps: true, EveryRule: true}
 
 // ScopeOf is the scope of one audit's options.
 func ScopeOf(opt Options) Scope {
@@ -327,6 +333,9 @@ const partFiles = 250
 
 func (e *Engine) evaluate(ctx context.Context, doc *model.Document, cfg *policies.Config, opt Options) ([]rules.Finding, error) {
 	findings := []rules.Finding{}
+	// This target's rule modes: a no-op for an engine compiled for it (the
+	// disabled rules were left out), the filter for one shared by targets.
+	off := cfg.Disabled(e.Set)
 	for _, part := range doc.Split(partFiles) {
 		in, err := rules.Input(part)
 		if err != nil {
@@ -336,7 +345,11 @@ func (e *Engine) evaluate(ctx context.Context, doc *model.Document, cfg *policie
 		if err != nil {
 			return nil, err
 		}
-		findings = append(findings, fs...)
+		for _, f := range fs {
+			if !off[f.RuleID] {
+				findings = append(findings, f)
+			}
+		}
 	}
 	policies.Fingerprint(findings)
 	policies.ApplyWaivers(findings, cfg.Waivers, opt.Now)

@@ -75,7 +75,7 @@ A sandbox is a security boundary only when all four hold.
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newScanCmd(), newDepsCmd(), newRulesCmd(), newVersionCmd())
+	root.AddCommand(newScanCmd(), newDepsCmd(), newRulesCmd(), newFleetCmd(), newVersionCmd())
 	return root
 }
 

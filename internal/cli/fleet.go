@@ -1,0 +1,166 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+
+	"github.com/sandbox-audit/sandbox-audit/internal/audit"
+	"github.com/sandbox-audit/sandbox-audit/internal/fleet"
+	"github.com/sandbox-audit/sandbox-audit/internal/version"
+)
+
+// defaultStore is the history store when --store is not given.
+const defaultStore = "sandbox-audit-fleet.db"
+
+func newFleetCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "fleet",
+		Short: "Audit many targets in one run and keep the history",
+		Long: `Audit every target of an inventory with one engine, store each result (verdict, the four
+properties, findings; never a secret value) in a SQLite file, and report the fleet's posture
+and what changed since the run before.
+
+An inventory (YAML):
+
+  version: 1
+  targets:
+    - path: checkouts/*            # a directory, or a glob of directories
+    - name: platform
+      path: ../platform
+      policy: policies/strict.yaml # else each target's own .sandbox-audit.yaml`,
+	}
+	cmd.AddCommand(newFleetScanCmd(), newFleetReportCmd())
+	return cmd
+}
+
+func newFleetScanCmd() *cobra.Command {
+	var inventory, store string
+	var concurrency int
+	var timeout time.Duration
+	var ruleDirs []string
+	cmd := &cobra.Command{
+		Use:   "scan --inventory FILE [--store FILE]",
+		Short: "Audit every target of the inventory and store the results",
+		Long: `Audit every target of the inventory and store the results. A target that cannot be
+audited is stored with its error and the run goes on; Ctrl-C or SIGTERM keeps every
+finished target and marks the run incomplete.
+
+Exit status: 0 every target stored, 2 the run could not start, was interrupted, or a
+target could not be audited (its error is in the store and in fleet report).`,
+		Example: `  sandbox-audit fleet scan --inventory fleet.yaml --store history.db
+  sandbox-audit fleet report --store history.db --fail-on-regression`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if inventory == "" {
+				return usageError("fleet scan needs --inventory FILE")
+			}
+			if concurrency < 0 {
+				return usageError("--concurrency must be 1 or more")
+			}
+			inv, err := fleet.LoadInventory(inventory)
+			if err != nil {
+				return fmt.Errorf("%w: %v", audit.ErrUsage, err)
+			}
+			targets, err := inv.Expand()
+			if err != nil {
+				return fmt.Errorf("%w: %v", audit.ErrUsage, err)
+			}
+			ctx := cmd.Context()
+			st, err := fleet.OpenStore(ctx, store)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			opt := fleet.Options{Concurrency: concurrency, Timeout: timeout, RuleDirs: ruleDirs, Version: version.String()}
+			errOut := cmd.ErrOrStderr()
+			if f, ok := errOut.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+				opt.Progress = func(done, total int, t fleet.Target, err error) {
+					fmt.Fprintf(errOut, "\r%d/%d %-40.40s", done, total, t.ID)
+					if done == total {
+						fmt.Fprintln(errOut)
+					}
+				}
+			}
+			sum, err := fleet.Scan(ctx, targets, st, opt)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "fleet run %d: %d targets stored in %s", sum.Run, sum.Stored, store)
+			if sum.Failed > 0 {
+				fmt.Fprintf(cmd.OutOrStdout(), ", %d could not be audited (see fleet report)\n", sum.Failed)
+				return fmt.Errorf("%d of %d targets could not be audited", sum.Failed, sum.Targets)
+			}
+			fmt.Fprintln(cmd.OutOrStdout())
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&inventory, "inventory", "", "the inventory file (YAML: version: 1, targets:)")
+	f.StringVar(&store, "store", defaultStore, "the history store: a SQLite file (or sqlite://FILE)")
+	f.IntVar(&concurrency, "concurrency", 0, "targets audited at once (default: one per core)")
+	f.DurationVar(&timeout, "timeout", 10*time.Minute, "time limit for one target (0: none)")
+	f.StringArrayVar(&ruleDirs, "rules", nil, "a directory of your own Rego rules, for every target (repeatable)")
+	return cmd
+}
+
+func newFleetReportCmd() *cobra.Command {
+	var store, format string
+	var run, against int64
+	var failOnRegression bool
+	cmd := &cobra.Command{
+		Use:   "report [--store FILE] [--run ID] [--against ID]",
+		Short: "Report a stored run and what changed since the run before",
+		Long: `Report a stored fleet run (default: the latest): targets per verdict, pass rate per
+property, worst targets, most common rules, and against the run before it (or --against
+ID) each target's new and fixed findings and verdict changes.
+
+Exit status: 0, 1 with --fail-on-regression when a target got worse (a new finding, a
+worse verdict, a target that now fails to audit), 2 when the store or run cannot be read.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if format != "table" && format != "json" {
+				return usageError("--format must be table or json")
+			}
+			if _, err := os.Stat(store); err != nil {
+				return usageError("no store at %s (run fleet scan first)", store)
+			}
+			ctx := cmd.Context()
+			st, err := fleet.OpenStore(ctx, store)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			rep, err := fleet.Build(ctx, st, run, against)
+			if errors.Is(err, fleet.ErrNoRun) {
+				return usageError("%v", err)
+			}
+			if err != nil {
+				return err
+			}
+			if format == "json" {
+				err = rep.WriteJSON(cmd.OutOrStdout())
+			} else {
+				err = rep.WriteTable(cmd.OutOrStdout())
+			}
+			if err != nil {
+				return err
+			}
+			if failOnRegression && rep.Regressed() {
+				return errGate
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&store, "store", defaultStore, "the history store: a SQLite file")
+	f.StringVarP(&format, "format", "f", "table", "report format: table, json")
+	f.Int64Var(&run, "run", 0, "the run to report (default: the latest)")
+	f.Int64Var(&against, "against", 0, "the run to compare with (default: the one before)")
+	f.BoolVar(&failOnRegression, "fail-on-regression", false, "exit 1 when a target got worse than in the run compared with")
+	return cmd
+}

@@ -1,0 +1,204 @@
+package fleet
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for p, c := range files {
+		abs := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+const privileged = "services:\n  agent:\n    image: example/claude-runner:1\n    privileged: true\n"
+
+func TestParseInventory(t *testing.T) {
+	for _, tt := range []struct{ in, err string }{
+		{"version: 1\ntargets:\n  - path: a\n", ""},
+		{"", "empty"},
+		{"version: 2\ntargets:\n  - path: a\n", "version must be 1"},
+		{"version: 1\n", "no targets"},
+		{"version: 1\ntargets:\n  - name: x\n", "line 3: target 1 has no path"},
+		{"version: 1\ntargets:\n  - path: a\n    polcy: p.yaml\n", `unknown key "polcy"`},
+		{"version: 1\ntargets:\n  - path: '[a'\n", "line 3: path is not a valid glob"},
+		{"version: 1\ntargets:\n  - path: a\n---\nversion: 1\n", "a second YAML document"},
+		{"version: 1\ntargets: ghp_0123456789abcdefghijklmnopqrstuvwxyz\n", "line 2"},
+	} {
+		_, err := ParseInventory("inv.yaml", []byte(tt.in))
+		if (err == nil) != (tt.err == "") || (err != nil && !strings.Contains(err.Error(), tt.err)) {
+			t.Errorf("%q: error %v, want %q", tt.in, err, tt.err)
+		}
+		if err != nil && strings.Contains(err.Error(), "ghp_") {
+			t.Errorf("the error quotes the file: %v", err)
+		}
+	}
+}
+
+func TestExpand(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{"repos/a/x": "", "repos/b/x": "", "repos/file": "", "solo/x": ""})
+	inv := &Inventory{Dir: root, Targets: []TargetDef{{Path: "repos/*"}, {Name: "one", Path: "solo", Policy: "p.yaml"}}}
+	ts, err := inv.Expand()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, x := range ts {
+		ids = append(ids, x.ID)
+	}
+	if strings.Join(ids, ",") != "one,repos/a,repos/b" || ts[0].Policy != filepath.Join(root, "p.yaml") {
+		t.Errorf("targets %+v", ts)
+	}
+	for _, bad := range []TargetDef{{Path: "none/*"}, {Path: "repos/file"}, {Name: "n", Path: "repos/*"}} {
+		inv := &Inventory{Dir: root, Targets: []TargetDef{bad}}
+		if _, err := inv.Expand(); err == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
+	dup := &Inventory{Dir: root, Targets: []TargetDef{{Path: "repos/a"}, {Path: "repos/*"}}}
+	if _, err := dup.Expand(); err == nil || !strings.Contains(err.Error(), "listed twice") {
+		t.Errorf("a target listed twice: %v", err)
+	}
+}
+
+func FuzzParseInventory(f *testing.F) {
+	f.Add([]byte("version: 1\ntargets:\n  - path: repos/*\n    policy: p.yaml\n"))
+	f.Add([]byte("version: 1\ntargets:\n  - name: x\n    path: '[\n"))
+	f.Add([]byte("{version: 1, targets: [{path: a}, {path: b, name: c}]}\n---\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		inv, err := ParseInventory("f.yaml", b)
+		if err == nil && (inv.Version != 1 || len(inv.Targets) == 0) {
+			t.Fatalf("accepted %+v", inv)
+		}
+	})
+}
+
+// TestStoreReopen: migrations are applied once; a store written by a newer
+// release is refused, not rewritten.
+func TestStoreReopen(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "h.db")
+	for range 2 {
+		st, err := OpenStore(ctx, "sqlite://"+path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v int
+		if err := st.db.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != len(migrations) {
+			t.Fatalf("schema version %d (%v), want %d", v, err, len(migrations))
+		}
+		st.Close()
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("PRAGMA user_version = 99"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if _, err := OpenStore(ctx, path); err == nil || !strings.Contains(err.Error(), "newer") {
+		t.Errorf("a newer schema: %v", err)
+	}
+	if _, err := OpenStore(ctx, "postgres://x"); err == nil {
+		t.Error("a URL that is not SQLite was accepted")
+	}
+}
+
+// TestScanPolicies: one engine serves every target, each with its own
+// policy file: a rule one target disables still fires in the other.
+func TestScanPolicies(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"a/compose.yaml":        privileged,
+		"b/compose.yaml":        privileged,
+		"b/.sandbox-audit.yaml": "version: 1\nrules:\n  privileged-container: {mode: disabled}\n",
+	})
+	st, err := OpenStore(ctx, filepath.Join(root, "h.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	inv := &Inventory{Dir: root, Targets: []TargetDef{{Path: "a"}, {Path: "b"}}}
+	ts, err := inv.Expand()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Scan(ctx, ts, st, Options{Concurrency: 2})
+	if err != nil || !sum.Complete || sum.Stored != 2 {
+		t.Fatalf("summary %+v, %v", sum, err)
+	}
+	res, err := st.Results(ctx, sum.Run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fired := func(target string) bool {
+		for _, f := range res[target].Findings {
+			if f.Rule == "privileged-container" {
+				return true
+			}
+		}
+		return false
+	}
+	if !fired("a") || fired("b") {
+		t.Errorf("privileged-container in a: %v, in b: %v; want a only", fired("a"), fired("b"))
+	}
+	if res["a"].Properties["disposable"].Status != "fail" {
+		t.Errorf("a's properties %+v", res["a"].Properties)
+	}
+}
+
+// TestScanInterrupted: a cancelled run keeps the targets it finished,
+// whole, and is marked incomplete.
+func TestScanInterrupted(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{}
+	for _, d := range []string{"t1", "t2", "t3", "t4"} {
+		files[d+"/compose.yaml"] = privileged
+	}
+	write(t, root, files)
+	st, err := OpenStore(context.Background(), filepath.Join(root, "h.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ts, err := (&Inventory{Dir: root, Targets: []TargetDef{{Path: "t*"}}}).Expand()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	sum, err := Scan(ctx, ts, st, Options{Concurrency: 1, Progress: func(done, _ int, _ Target, _ error) {
+		if done == 1 {
+			cancel()
+		}
+	}})
+	if err == nil || sum.Complete || sum.Stored != 1 {
+		t.Fatalf("summary %+v, err %v; want one target stored and an incomplete run", sum, err)
+	}
+	runs, err := st.Runs(context.Background())
+	if err != nil || len(runs) != 1 || runs[0].Complete || runs[0].Stored != 1 || runs[0].Finished == "" {
+		t.Fatalf("runs %+v, %v", runs, err)
+	}
+	res, err := st.Results(context.Background(), sum.Run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, r := range res {
+		if len(r.Properties) != 4 || len(r.Findings) == 0 {
+			t.Errorf("%s stored partly: %+v", id, r)
+		}
+	}
+}

@@ -1,0 +1,170 @@
+// Package fleet audits many targets in one run with one engine, keeps each
+// run's results in a store, and reports a fleet's posture and what changed
+// between runs.
+package fleet
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/policies"
+)
+
+// ErrInventory marks an inventory that cannot be used (exit 2).
+var ErrInventory = errors.New("inventory")
+
+// maxInventorySize bounds the inventory file.
+const maxInventorySize = 4 << 20
+
+// Inventory is what a fleet run audits.
+//
+//	version: 1
+//	targets:
+//	  - path: repos/*          # a directory, or a glob of directories
+//	    policy: policies/strict.yaml   # optional: else each target's own .sandbox-audit.yaml
+//	  - name: platform
+//	    path: ../platform
+type Inventory struct {
+	Version int         `yaml:"version"`
+	Targets []TargetDef `yaml:"targets"`
+	// Dir is the inventory file's directory: relative paths start there.
+	Dir string `yaml:"-"`
+}
+
+// TargetDef is one entry of the inventory.
+type TargetDef struct {
+	Name   string `yaml:"name"`
+	Path   string `yaml:"path"`
+	Policy string `yaml:"policy"`
+	Line   int    `yaml:"-"`
+}
+
+// Target is one audited directory of a run.
+type Target struct {
+	// ID names the target in the store and across runs: the entry's name,
+	// else its path as written in the inventory (a glob's match, relative
+	// to the inventory's directory).
+	ID     string
+	Path   string // on disk
+	Policy string // "" : the target's own .sandbox-audit.yaml, if any
+}
+
+// LoadInventory reads an inventory file (a regular file, capped).
+func LoadInventory(path string) (*Inventory, error) {
+	b, err := collectors.ReadFile(context.Background(), path, maxInventorySize)
+	if err != nil {
+		return nil, fmt.Errorf("%w %s: cannot read: %s", ErrInventory, path, collectors.Reason(err))
+	}
+	inv, err := ParseInventory(path, b)
+	if err != nil {
+		return nil, err
+	}
+	inv.Dir = filepath.Dir(path)
+	return inv, nil
+}
+
+// ParseInventory decodes an inventory strictly, as a policy file is: an
+// unknown key or a second document is an error naming the line, never a
+// value of the file.
+func ParseInventory(name string, b []byte) (*Inventory, error) {
+	inv := &Inventory{}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(inv); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%w %s: empty; it needs version: 1 and targets:", ErrInventory, name)
+		}
+		return nil, fmt.Errorf("%w %s: %s", ErrInventory, name, policies.YAMLProblem(err))
+	}
+	var next yaml.Node
+	if err := dec.Decode(&next); err == nil {
+		return nil, fmt.Errorf("%w %s: line %d: a second YAML document; an inventory holds one", ErrInventory, name, next.Line)
+	} else if !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%w %s: %s (in a second YAML document)", ErrInventory, name, policies.YAMLProblem(err))
+	}
+	var root yaml.Node
+	if yaml.Unmarshal(b, &root) == nil && len(root.Content) > 0 {
+		m := root.Content[0]
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if m.Content[i].Value == "targets" && m.Content[i+1].Kind == yaml.SequenceNode {
+				for j, t := range m.Content[i+1].Content {
+					if j < len(inv.Targets) {
+						inv.Targets[j].Line = t.Line
+					}
+				}
+			}
+		}
+	}
+	if inv.Version != 1 {
+		return nil, fmt.Errorf("%w %s: version must be 1 (got %d)", ErrInventory, name, inv.Version)
+	}
+	if len(inv.Targets) == 0 {
+		return nil, fmt.Errorf("%w %s: no targets", ErrInventory, name)
+	}
+	for i, t := range inv.Targets {
+		if t.Path == "" {
+			return nil, fmt.Errorf("%w %s: line %d: target %d has no path", ErrInventory, name, t.Line, i+1)
+		}
+		if _, err := filepath.Match(t.Path, ""); err != nil {
+			return nil, fmt.Errorf("%w %s: line %d: path is not a valid glob", ErrInventory, name, t.Line)
+		}
+	}
+	return inv, nil
+}
+
+// Expand lists the inventory's targets: each path, or each directory a glob
+// matches, once, sorted by id. A path that is not a directory, or a glob
+// that matches none, is an error: a fleet run that silently audits fewer
+// targets than listed would read as a fleet in better shape.
+func (inv *Inventory) Expand() ([]Target, error) {
+	seen := map[string]bool{}
+	var out []Target
+	for _, d := range inv.Targets {
+		pattern := d.Path
+		if !filepath.IsAbs(pattern) {
+			pattern = filepath.Join(inv.Dir, pattern)
+		}
+		matches, _ := filepath.Glob(pattern)
+		var dirs []string
+		for _, m := range matches {
+			if st, err := os.Stat(m); err == nil && st.IsDir() {
+				dirs = append(dirs, m)
+			}
+		}
+		if len(dirs) == 0 {
+			return nil, fmt.Errorf("%w: line %d: %s is not a directory, nor a glob matching one", ErrInventory, d.Line, d.Path)
+		}
+		if d.Name != "" && len(dirs) > 1 {
+			return nil, fmt.Errorf("%w: line %d: name %q given to a glob matching %d directories", ErrInventory, d.Line, d.Name, len(dirs))
+		}
+		policy := d.Policy
+		if policy != "" && !filepath.IsAbs(policy) {
+			policy = filepath.Join(inv.Dir, policy)
+		}
+		for _, dir := range dirs {
+			id := d.Name
+			if id == "" {
+				id = filepath.ToSlash(dir)
+				if rel, err := filepath.Rel(inv.Dir, dir); err == nil {
+					id = filepath.ToSlash(rel)
+				}
+			}
+			if seen[id] {
+				return nil, fmt.Errorf("%w: line %d: target %s is listed twice", ErrInventory, d.Line, id)
+			}
+			seen[id] = true
+			out = append(out, Target{ID: id, Path: dir, Policy: policy})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}

@@ -1,0 +1,150 @@
+package fleet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/sandbox-audit/sandbox-audit/internal/audit"
+	"github.com/sandbox-audit/sandbox-audit/policies"
+	"github.com/sandbox-audit/sandbox-audit/reports"
+)
+
+// Options are a fleet run's settings.
+type Options struct {
+	Concurrency int           // targets audited at once (0: one per core)
+	Timeout     time.Duration // per target (0: none)
+	RuleDirs    []string      // users' rules, for every target
+	Version     string
+	Now         func() time.Time
+	// Progress, when set, is called after each target (done of total).
+	Progress func(done, total int, t Target, err error)
+}
+
+// Summary is what a run did.
+type Summary struct {
+	Run      int64
+	Targets  int
+	Stored   int
+	Failed   int // stored with the error that stopped them
+	Complete bool
+}
+
+// Scan audits every target with one engine, compiled once, on a bounded
+// pool of workers, and stores each result as it finishes. A target that
+// fails (unreadable policy file, a rule error, its time limit) is stored
+// with its error and the run goes on. When ctx is cancelled (Ctrl-C,
+// SIGTERM) no new target starts, the targets being audited are abandoned
+// unstored, and the run is marked incomplete.
+func Scan(ctx context.Context, targets []Target, st *Store, opt Options) (Summary, error) {
+	now := opt.Now
+	if now == nil {
+		now = time.Now
+	}
+	sum := Summary{Targets: len(targets)}
+	eng, err := audit.NewEngine(ctx, opt.RuleDirs, nil, audit.Everything)
+	if err != nil {
+		return sum, err
+	}
+	run, err := st.BeginRun(ctx, now(), len(targets))
+	if err != nil {
+		return sum, fmt.Errorf("store: %w", err)
+	}
+	sum.Run = run
+	n := opt.Concurrency
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	next := make(chan Target)
+	var mu sync.Mutex
+	var storeErr error
+	var wg sync.WaitGroup
+	for range min(n, max(1, len(targets))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for t := range next {
+				start := now()
+				rep, err := auditOne(ctx, eng, t, opt)
+				if ctx.Err() != nil {
+					continue // abandoned: the run is incomplete
+				}
+				// The store is written even when ctx ends meanwhile: a
+				// finished target is kept whole.
+				serr := st.SaveResult(context.WithoutCancel(ctx), run, t.ID, rep, err, now().Sub(start))
+				mu.Lock()
+				if serr != nil && storeErr == nil {
+					storeErr = fmt.Errorf("store target %s: %w", t.ID, serr)
+				}
+				if serr == nil {
+					sum.Stored++
+					if err != nil {
+						sum.Failed++
+					}
+				}
+				done := sum.Stored
+				mu.Unlock()
+				if opt.Progress != nil {
+					opt.Progress(done, len(targets), t, err)
+				}
+			}
+		}()
+	}
+feed:
+	for _, t := range targets {
+		select {
+		case next <- t:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	sum.Complete = ctx.Err() == nil && storeErr == nil && sum.Stored == len(targets)
+	if err := st.EndRun(context.WithoutCancel(ctx), run, now(), sum.Complete); err != nil && storeErr == nil {
+		storeErr = fmt.Errorf("store: %w", err)
+	}
+	if storeErr != nil {
+		return sum, storeErr
+	}
+	if ctx.Err() != nil {
+		return sum, fmt.Errorf("fleet run %d interrupted: %d of %d targets stored: %w", run, sum.Stored, len(targets), ctx.Err())
+	}
+	return sum, nil
+}
+
+// ErrTargetTimeout marks a target that did not finish within its limit.
+var ErrTargetTimeout = errors.New("target did not finish within its time limit")
+
+func auditOne(ctx context.Context, eng *audit.Engine, t Target, opt Options) (rep *reports.Report, err error) {
+	// A bug met on one target's input is that target's error, not the
+	// end of the run.
+	defer func() {
+		if r := recover(); r != nil {
+			rep, err = nil, fmt.Errorf("internal error auditing %s: %v (please report it)", t.ID, r)
+		}
+	}()
+	cfg, err := audit.ConfigFor(t.Policy, t.Path)
+	if err != nil {
+		return nil, err
+	}
+	if cfg == nil {
+		cfg = &policies.Config{Version: 1}
+	}
+	if err := cfg.CheckRuleIDs(eng.Set); err != nil {
+		return nil, err
+	}
+	tctx, cancel := ctx, context.CancelFunc(func() {})
+	if opt.Timeout > 0 {
+		tctx, cancel = context.WithTimeout(ctx, opt.Timeout)
+	}
+	defer cancel()
+	r, err := eng.Run(tctx, audit.Options{Path: t.Path, Config: cfg, Version: opt.Version, Now: time.Now()})
+	if err != nil && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) {
+		return nil, fmt.Errorf("%w (%s)", ErrTargetTimeout, opt.Timeout)
+	}
+	return r, err
+}
