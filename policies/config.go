@@ -108,24 +108,14 @@ func ParseConfig(name string, b []byte) (*Config, error) {
 		}
 	}
 	// Lines of waivers, for findings that point at an expired one.
-	var root yaml.Node
-	if err := yaml.Unmarshal(b, &root); err == nil && len(root.Content) > 0 {
-		m := root.Content[0]
-		for i := 0; i+1 < len(m.Content); i += 2 {
-			if m.Content[i].Value == "waivers" && m.Content[i+1].Kind == yaml.SequenceNode {
-				for j, w := range m.Content[i+1].Content {
-					if j < len(c.Waivers) {
-						c.Waivers[j].Line = w.Line
-					}
-				}
-			}
-			if m.Content[i].Value == "sandboxes" && m.Content[i+1].Kind == yaml.SequenceNode {
-				for j, w := range m.Content[i+1].Content {
-					if j < len(c.Sandboxes) {
-						c.Sandboxes[j].Line = w.Line
-					}
-				}
-			}
+	for j, line := range ItemLines(b, "waivers") {
+		if j < len(c.Waivers) {
+			c.Waivers[j].Line = line
+		}
+	}
+	for j, line := range ItemLines(b, "sandboxes") {
+		if j < len(c.Sandboxes) {
+			c.Sandboxes[j].Line = line
 		}
 	}
 	if err := c.validate(); err != nil {
@@ -250,6 +240,26 @@ var (
 	word         = regexp.MustCompile(`^[a-z][a-z0-9]{0,14}([_.-][a-z0-9]{1,15}){0,4}$`)
 	shortValue   = regexp.MustCompile(`^[0-9][0-9a-z.:-]{0,11}$`) // a number, date or duration
 )
+
+// ItemLines returns the line of each item of the top-level sequence key of
+// a YAML document (nil when there is none).
+func ItemLines(b []byte, key string) []int {
+	var root yaml.Node
+	if yaml.Unmarshal(b, &root) != nil || len(root.Content) == 0 {
+		return nil
+	}
+	m := root.Content[0]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key && m.Content[i+1].Kind == yaml.SequenceNode {
+			lines := make([]int, len(m.Content[i+1].Content))
+			for j, n := range m.Content[i+1].Content {
+				lines[j] = n.Line
+			}
+			return lines
+		}
+	}
+	return nil
+}
 
 // YAMLProblem turns the decoder's messages into ones that name the line and
 // the key, never a value: yaml.v3 quotes the offending scalar, and the file

@@ -91,17 +91,9 @@ func ParseInventory(name string, b []byte) (*Inventory, error) {
 	} else if !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%w %s: %s (in a second YAML document)", ErrInventory, name, policies.YAMLProblem(err))
 	}
-	var root yaml.Node
-	if yaml.Unmarshal(b, &root) == nil && len(root.Content) > 0 {
-		m := root.Content[0]
-		for i := 0; i+1 < len(m.Content); i += 2 {
-			if m.Content[i].Value == "targets" && m.Content[i+1].Kind == yaml.SequenceNode {
-				for j, t := range m.Content[i+1].Content {
-					if j < len(inv.Targets) {
-						inv.Targets[j].Line = t.Line
-					}
-				}
-			}
+	for j, line := range policies.ItemLines(b, "targets") {
+		if j < len(inv.Targets) {
+			inv.Targets[j].Line = line
 		}
 	}
 	if inv.Version != 1 {
