@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/mattn/go-isatty"
@@ -34,7 +35,7 @@ An inventory (YAML):
       path: ../platform
       policy: policies/strict.yaml # else each target's own .sandbox-audit.yaml`,
 	}
-	cmd.AddCommand(newFleetScanCmd(), newFleetReportCmd())
+	cmd.AddCommand(newFleetScanCmd(), newFleetReportCmd(), newFleetDiffCmd())
 	return cmd
 }
 
@@ -162,5 +163,26 @@ worse verdict, a target that now fails to audit), 2 when the store or run cannot
 	f.Int64Var(&run, "run", 0, "the run to report (default: the latest)")
 	f.Int64Var(&against, "against", 0, "the run to compare with (default: the one before)")
 	f.BoolVar(&failOnRegression, "fail-on-regression", false, "exit 1 when a target got worse than in the run compared with")
+	return cmd
+}
+
+func newFleetDiffCmd() *cobra.Command {
+	rep := newFleetReportCmd()
+	cmd := &cobra.Command{
+		Use:   "diff RUN_A RUN_B [--store FILE]",
+		Short: "What changed from run A to run B (fleet report --run B --against A)",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			for _, a := range args {
+				if _, err := strconv.ParseInt(a, 10, 64); err != nil {
+					return usageError("run ids are numbers (fleet report lists the runs): %q", a)
+				}
+			}
+			_ = rep.Flags().Set("against", args[0])
+			_ = rep.Flags().Set("run", args[1])
+			return rep.RunE(cmd, nil)
+		},
+	}
+	cmd.Flags().AddFlagSet(rep.Flags())
 	return cmd
 }
