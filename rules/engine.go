@@ -180,7 +180,9 @@ func Prepare(ctx context.Context, s *Set) (*Engine, error) {
 		}
 		return e.groups[i].area < e.groups[j].area
 	})
-	// Custom rules may import any library; they compile with all of them.
+	// Custom rules may read any library or built-in rule package
+	// (data.rules.x.deny): they compile with every module, as rules test
+	// compiles them.
 	var custom []Meta
 	for _, r := range s.Rules {
 		if !r.Builtin {
@@ -190,13 +192,7 @@ func Prepare(ctx context.Context, s *Set) (*Engine, error) {
 	if len(custom) == 0 {
 		return e, nil
 	}
-	mods := map[string]*ast.Module{}
-	for _, n := range names {
-		if _, builtin := s.area[n]; !builtin || libOf(s.Modules[n]) != "" {
-			mods[n] = s.Modules[n]
-		}
-	}
-	c, err := newCompiler(mods)
+	c, err := newCompiler(s.Modules)
 	if err != nil {
 		return nil, err
 	}
@@ -367,8 +363,11 @@ func evalShard(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) (
 	// The result stays an OPA value (prepare's GenerateJSON): read as it is,
 	// not converted to Go values, to JSON and back.
 	t, _ := rs[0].Bindings["findings"].(*ast.Term)
-	pairs, ok := t.Value.(*ast.Array)
-	if t == nil || !ok {
+	var pairs *ast.Array
+	if t != nil {
+		pairs, _ = t.Value.(*ast.Array)
+	}
+	if pairs == nil {
 		return nil, fmt.Errorf("%w: query returned %v", ErrEval, rs[0].Bindings["findings"])
 	}
 	out := make([]Finding, 0, pairs.Len())

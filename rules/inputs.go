@@ -42,6 +42,17 @@ func (r *reads) walk(x any, m *ast.Module) {
 	ast.NewGenericVisitor(func(x any) bool {
 		switch v := x.(type) {
 		case *ast.Expr:
+			if v.Negated {
+				// not input.x, not object.get(input, "x", …): true when the
+				// fact is absent, the very input an area is skipped on.
+				sub := reads{keys: map[string]bool{}, libs: r.libs}
+				cp := v.Copy()
+				cp.Negated = false
+				sub.walk(cp, m)
+				r.all = r.all || sub.all || len(sub.keys) > 0
+				r.other = append(r.other, sub.other...)
+				return true
+			}
 			if v.IsCall() {
 				return r.call(v.Operator(), v.Operands(), m)
 			}

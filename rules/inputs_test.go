@@ -25,6 +25,9 @@ func TestReadsOf(t *testing.T) {
 		{`deny contains x if { k := "workloads"; x := object.get(input, k, []) }`, nil, nil, false},
 		{`deny contains x if { walk(input, x) }`, nil, nil, false},
 		{`deny contains x if { x := count(input) }`, nil, nil, false},
+		{`deny contains x if { x := 1; not input.live }`, nil, nil, false},
+		{`deny contains x if { x := 1; not object.get(input, "deps", false) }`, nil, nil, false},
+		{`deny contains x if { some w in input.workloads; not w.privileged; x := w }`, []string{"workloads"}, nil, false},
 		{`deny contains x if { some x in data.lib.workload.judged_workloads }`, nil, []string{"lib.workload"}, false},
 		{`deny contains x if { some x in data.rules.other.deny }`, nil, nil, true},
 	} {

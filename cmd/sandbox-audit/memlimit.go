@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // cgroupMemoryLimit returns the smallest memory limit set on the cgroups
@@ -69,19 +70,19 @@ type gcPacer struct {
 	limit   int64 // the soft limit the run starts with
 	ceiling int64 // the hard limit once paced (a cgroup's, or none)
 	live    func() uint64
-	paced   bool
+	paced   atomic.Bool // written by the finalizer goroutine
 }
 
 // afterGC is called after each collection; it reports whether to keep
 // watching.
 func (p *gcPacer) afterGC() bool {
-	if p.paced {
+	if p.paced.Load() {
 		return false
 	}
 	if int64(p.live()) <= p.limit/2 {
 		return true
 	}
-	p.paced = true
+	p.paced.Store(true)
 	debug.SetGCPercent(100)
 	debug.SetMemoryLimit(p.ceiling)
 	return false

@@ -47,10 +47,14 @@ func newPolicyIndex(doc *model.Document) *policyIndex {
 		// A policy like one filed already (another file's copy: the same
 		// default-deny in each repository of a scan) selects the same pods
 		// and declares the same egress: filed once, it is tested once.
-		if k := sameAs(np); seen[k] {
-			continue
-		} else {
-			seen[k] = true
+		// Not Calico's: it applies policies of one order by name, so a copy's
+		// name decides where it stands.
+		if !isCalico(np) {
+			if k := sameAs(np); seen[k] {
+				continue
+			} else {
+				seen[k] = true
+			}
 		}
 		ns := np.Namespace
 		if np.ClusterWide {

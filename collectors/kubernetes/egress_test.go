@@ -376,3 +376,19 @@ func TestPolicyIndexSameAs(t *testing.T) {
 		t.Errorf("egress %+v, want it cited at a/np.yaml", w.Egress)
 	}
 }
+
+// Calico applies policies of one order by name: copies are not folded, or
+// a copy's place in that order (and the pod's egress) would change.
+func TestPolicyIndexCalicoCopiesKept(t *testing.T) {
+	cal := func(name, action string) string {
+		return "apiVersion: projectcalico.org/v3\nkind: NetworkPolicy\nmetadata: {name: " + name + ", namespace: agents}\nspec:\n  order: 100\n  selector: all()\n  types: [Egress]\n  egress: [{action: " + action + "}]\n"
+	}
+	doc := collectFiles(t, map[string]string{"a/p.yaml": cal("z-deny", "Deny"), "b/p.yaml": cal("a-deny", "Deny"), "c/p.yaml": cal("m-allow", "Allow"), "pod.yaml": linkPod})
+	var w *model.Workload
+	for i := range doc.Workloads {
+		w = &doc.Workloads[i]
+	}
+	if w.Egress == nil || w.Egress.AllowAll || !strings.Contains(w.Egress.By, "a-deny") {
+		t.Errorf("egress %+v; want a-deny (first by name) to deny", w.Egress)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mattn/go-isatty"
@@ -127,7 +128,7 @@ worse verdict, a target that now fails to audit), 2 when the store or run cannot
 			if format != "table" && format != "json" {
 				return usageError("--format must be table or json")
 			}
-			if _, err := os.Stat(store); err != nil {
+			if _, err := os.Stat(strings.TrimPrefix(store, "sqlite://")); err != nil {
 				return usageError("no store at %s (run fleet scan first)", store)
 			}
 			ctx := cmd.Context()

@@ -202,3 +202,45 @@ func TestScanInterrupted(t *testing.T) {
 		}
 	}
 }
+
+// TestDiff: new and fixed by fingerprint; a target gone from the run, or
+// audited again after an error (all its findings new), is worse.
+func TestDiff(t *testing.T) {
+	f := func(fp string) Finding {
+		return Finding{Fingerprint: fp, Rule: "r-" + fp, Severity: "high", File: "x", Line: 1}
+	}
+	old := map[string]*Result{
+		"same":  {Target: "same", Verdict: "convenience", Findings: []Finding{f("a"), f("b")}},
+		"gone":  {Target: "gone", Verdict: "boundary"},
+		"heal":  {Target: "heal", Error: "policy file: line 2"},
+		"break": {Target: "break", Verdict: "boundary"},
+	}
+	cur := map[string]*Result{
+		"same":  {Target: "same", Verdict: "convenience", Findings: []Finding{f("b"), f("c")}},
+		"heal":  {Target: "heal", Verdict: "convenience", Findings: []Finding{f("d")}},
+		"break": {Target: "break", Error: "timeout"},
+		"new":   {Target: "new", Verdict: "convenience", Findings: []Finding{f("e")}},
+	}
+	got := map[string]Change{}
+	for _, c := range diff(old, cur) {
+		got[c.Target] = c
+	}
+	if len(got) != 4 {
+		t.Fatalf("changes %+v", got)
+	}
+	if c := got["same"]; !c.Worse || len(c.New) != 1 || c.New[0].Fingerprint != "c" || len(c.Fixed) != 1 || c.Fixed[0].Fingerprint != "a" {
+		t.Errorf("same: %+v", c)
+	}
+	if c := got["gone"]; !c.Worse || c.Verdict != "missing" {
+		t.Errorf("gone: %+v", c)
+	}
+	if c := got["heal"]; !c.Worse || len(c.New) != 1 || c.VerdictWas != "error" {
+		t.Errorf("heal: %+v", c)
+	}
+	if c := got["break"]; !c.Worse || c.Verdict != "error" {
+		t.Errorf("break: %+v", c)
+	}
+	if _, ok := got["new"]; ok {
+		t.Error("a target new to the fleet has nothing to compare with")
+	}
+}

@@ -142,6 +142,13 @@ var verdictRank = map[string]int{"boundary": 0, "unknown": 1, "convenience": 2}
 // one of the runs is compared with nothing.
 func diff(old, cur map[string]*Result) []Change {
 	var out []Change
+	for _, t := range sortedTargets(old) {
+		if cur[t] == nil {
+			// Gone from the run (an interrupted run, a changed glob): its
+			// findings were not looked at, which is never better.
+			out = append(out, Change{Target: t, VerdictWas: verdictOf(old[t]), Verdict: "missing", New: []Finding{}, Fixed: []Finding{}, Worse: true})
+		}
+	}
 	for _, t := range sortedTargets(cur) {
 		c := Change{Target: t, New: []Finding{}, Fixed: []Finding{}}
 		n := cur[t]
@@ -149,15 +156,10 @@ func diff(old, cur map[string]*Result) []Change {
 		if o == nil {
 			continue // a new target: nothing to compare with
 		}
-		c.VerdictWas, c.Verdict = o.Verdict, n.Verdict
-		if o.Error != "" {
-			c.VerdictWas = "error"
-		}
-		if n.Error != "" {
-			c.Verdict = "error"
-		}
+		c.VerdictWas, c.Verdict = verdictOf(o), verdictOf(n)
 		was, is := byFingerprint(active(o.Findings)), byFingerprint(active(n.Findings))
-		if n.Error == "" && o.Error == "" {
+		if n.Error == "" {
+			// After an error, every finding is new: nothing was known.
 			for fp, f := range is {
 				if _, ok := was[fp]; !ok {
 					c.New = append(c.New, f)
@@ -171,13 +173,20 @@ func diff(old, cur map[string]*Result) []Change {
 		}
 		sortFindings(c.New)
 		sortFindings(c.Fixed)
-		c.Worse = len(c.New) > 0 || (n.Error != "" && o.Error == "") ||
+		c.Worse = len(c.New) > 0 || n.Error != "" && o.Error == "" ||
 			(n.Error == "" && o.Error == "" && verdictRank[n.Verdict] > verdictRank[o.Verdict])
 		if c.Worse || len(c.Fixed) > 0 || c.Verdict != c.VerdictWas {
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+func verdictOf(r *Result) string {
+	if r.Error != "" {
+		return "error"
+	}
+	return r.Verdict
 }
 
 // Regressed reports whether any target got worse.

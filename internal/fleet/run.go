@@ -40,13 +40,18 @@ type Summary struct {
 // SIGTERM) no new target starts, the targets being audited are abandoned
 // unstored, and the run is marked incomplete.
 func Scan(ctx context.Context, targets []Target, st *Store, opt Options) (Summary, error) {
-	now := opt.Now
-	if now == nil {
-		now = time.Now
+	if opt.Now == nil {
+		opt.Now = time.Now
 	}
+	now := opt.Now
 	sum := Summary{Targets: len(targets)}
 	eng, err := audit.NewEngine(ctx, opt.RuleDirs, nil, audit.Everything)
 	if err != nil {
+		return sum, err
+	}
+	// Every area compiles before the first target, so no target's time
+	// limit pays for it.
+	if err := eng.Rules.Warm(ctx, nil); err != nil {
 		return sum, err
 	}
 	run, err := st.BeginRun(ctx, now(), len(targets))
@@ -142,7 +147,7 @@ func auditOne(ctx context.Context, eng *audit.Engine, t Target, opt Options) (re
 		tctx, cancel = context.WithTimeout(ctx, opt.Timeout)
 	}
 	defer cancel()
-	r, err := eng.Run(tctx, audit.Options{Path: t.Path, Config: cfg, Version: opt.Version, Now: time.Now()})
+	r, err := eng.Run(tctx, audit.Options{Path: t.Path, Config: cfg, RuleDirs: opt.RuleDirs, Version: opt.Version, Now: opt.Now()})
 	if err != nil && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) {
 		return nil, fmt.Errorf("%w (%s)", ErrTargetTimeout, opt.Timeout)
 	}
