@@ -196,6 +196,11 @@ func Prepare(ctx context.Context, s *Set) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Every module is compiled now: the areas' queries are prepared on
+	// this compiler rather than each compiling its modules again.
+	for _, g := range e.groups {
+		g.once.Do(func() { g.q, g.err = prepare(ctx, c, g.pkgs) })
+	}
 	for _, r := range custom {
 		q, err := prepare(ctx, c, []string{strconv.Quote(strings.TrimPrefix(r.Package, "rules."))})
 		if err != nil {
