@@ -15,6 +15,7 @@ import (
 	"github.com/aquasecurity/trivy-db/pkg/dbtest"
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/sandbox-audit/sandbox-audit/internal/pgtest"
 	"github.com/sandbox-audit/sandbox-audit/internal/sarifcheck"
 )
 
@@ -34,11 +35,15 @@ func TestScripts(t *testing.T) {
 		t.Fatal(err)
 	}
 	trivyDB := fixtureTrivyDB(t, fixtures)
+	// A PostgreSQL database for the fleet scripts' shared store.
+	t.Cleanup(pgtest.Stop)
+	pgStore := pgtest.DSN(t)
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FIXTURES", fixtures)
 			env.Setenv("TRIVY_DB", trivyDB)
+			env.Setenv("PGSTORE", pgStore)
 			// git in scripts: no user config, a fixed identity
 			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 			env.Setenv("GIT_AUTHOR_NAME", "test")
@@ -62,6 +67,12 @@ func TestScripts(t *testing.T) {
 				cmd := exec.Command(args[1], args[2:]...)
 				cmd.Dir = ts.MkAbs(".")
 				cmd.Env = append(os.Environ(), "PATH="+ts.Getenv("PATH"), "HOME="+ts.Getenv("HOME"), "FIXTURES="+ts.Getenv("FIXTURES"), "NO_COLOR=1", "TRIVY_CACHE_DIR="+ts.Getenv("TRIVY_CACHE_DIR"), "DOCKER_HOST="+ts.Getenv("DOCKER_HOST"))
+				// what a script sets for the fleet commands
+				for _, k := range []string{"SANDBOX_AUDIT_STORE", "JOB_COMPLETION_INDEX", "JOB_COMPLETIONS"} {
+					if v := ts.Getenv(k); v != "" {
+						cmd.Env = append(cmd.Env, k+"="+v)
+					}
+				}
 				cmd.Stdout, cmd.Stderr = ts.Stdout(), ts.Stderr()
 				got := 0
 				if err := cmd.Run(); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/sandbox-audit/sandbox-audit/internal/audit"
 	"github.com/sandbox-audit/sandbox-audit/internal/fleet"
@@ -40,8 +41,46 @@ An inventory (YAML):
 	return cmd
 }
 
+// storeFlag is --store, defaulting to $SANDBOX_AUDIT_STORE (where a
+// PostgreSQL URL with its password belongs: not in a process's arguments)
+// and then to a SQLite file in the working directory.
+func storeFlag(f *pflag.FlagSet, store *string) {
+	def := defaultStore
+	if env := os.Getenv("SANDBOX_AUDIT_STORE"); env != "" {
+		def = env
+	}
+	*store = def
+	f.StringVar(store, "store", def, "the history store: a SQLite file (or sqlite://FILE), or postgres://…")
+	f.Lookup("store").DefValue = "$SANDBOX_AUDIT_STORE or " + defaultStore
+}
+
+// parseShard reads --shard i/n, else a Kubernetes Indexed Job's
+// JOB_COMPLETION_INDEX (0-based) and JOB_COMPLETIONS.
+func parseShard(flag string) (i, n int, err error) {
+	if flag == "" {
+		idx, cnt := os.Getenv("JOB_COMPLETION_INDEX"), os.Getenv("JOB_COMPLETIONS")
+		if idx == "" || cnt == "" {
+			return 0, 0, nil
+		}
+		x, err1 := strconv.Atoi(idx)
+		n, err2 := strconv.Atoi(cnt)
+		if err1 != nil || err2 != nil || x < 0 || n < 1 || x >= n {
+			return 0, 0, usageError("JOB_COMPLETION_INDEX=%q and JOB_COMPLETIONS=%q do not name a shard", idx, cnt)
+		}
+		return x + 1, n, nil
+	}
+	a, b, ok := strings.Cut(flag, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
+		return 0, 0, usageError("--shard %q: give I/N with 1 <= I <= N, e.g. 2/7", flag)
+	}
+	return i, n, nil
+}
+
 func newFleetScanCmd() *cobra.Command {
-	var inventory, store string
+	var inventory, store, shard, runName string
+	var resume bool
 	var concurrency int
 	var timeout time.Duration
 	var ruleDirs []string
@@ -52,10 +91,18 @@ func newFleetScanCmd() *cobra.Command {
 audited is stored with its error and the run goes on; Ctrl-C or SIGTERM keeps every
 finished target and marks the run incomplete.
 
+A run can be split across machines: --shard I/N (or a Kubernetes Indexed Job's
+JOB_COMPLETION_INDEX and JOB_COMPLETIONS) audits the targets whose id hashes to shard I,
+and every shard given the same --run-name writes one run, in one PostgreSQL store. The run
+is complete once every target is stored. A run that was interrupted or killed is completed
+by --resume (the newest incomplete run) or by the same --run-name: only the targets it
+lacks are audited.
+
 Exit status: 0 every target stored, 2 the run could not start, was interrupted, or a
 target could not be audited (its error is in the store and in fleet report).`,
 		Example: `  sandbox-audit fleet scan --inventory fleet.yaml --store history.db
-  sandbox-audit fleet report --store history.db --fail-on-regression`,
+  sandbox-audit fleet report --store history.db --fail-on-regression
+  SANDBOX_AUDIT_STORE=postgres://audit@db/fleet sandbox-audit fleet scan --inventory fleet.yaml --run-name nightly-2026-12-02 --shard 2/7`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if inventory == "" {
@@ -63,6 +110,16 @@ target could not be audited (its error is in the store and in fleet report).`,
 			}
 			if concurrency < 0 {
 				return usageError("--concurrency must be 1 or more")
+			}
+			si, sn, err := parseShard(shard)
+			if err != nil {
+				return err
+			}
+			if resume && runName != "" {
+				return usageError("--resume and --run-name: give one (the same --run-name also completes its run)")
+			}
+			if resume && sn > 1 {
+				return usageError("--resume joins the newest incomplete run; shards name theirs with --run-name")
 			}
 			inv, err := fleet.LoadInventory(inventory)
 			if err != nil {
@@ -78,7 +135,8 @@ target could not be audited (its error is in the store and in fleet report).`,
 				return err
 			}
 			defer st.Close()
-			opt := fleet.Options{Concurrency: concurrency, Timeout: timeout, RuleDirs: ruleDirs, Version: version.String()}
+			opt := fleet.Options{Concurrency: concurrency, Timeout: timeout, RuleDirs: ruleDirs, Version: version.String(),
+				Run: fleet.RunSpec{Name: runName, Resume: resume, Shards: sn}, Shard: si}
 			errOut := cmd.ErrOrStderr()
 			if f, ok := errOut.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
 				opt.Progress = func(done, total int, t fleet.Target, err error) {
@@ -89,21 +147,43 @@ target could not be audited (its error is in the store and in fleet report).`,
 				}
 			}
 			sum, err := fleet.Scan(ctx, targets, st, opt)
+			if errors.Is(err, fleet.ErrNoRun) || errors.Is(err, fleet.ErrRunMismatch) {
+				return usageError("%v", err)
+			}
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "fleet run %d: %d targets stored in %s", sum.Run, sum.Stored, store)
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "fleet run %d", sum.Run)
+			if sn > 1 {
+				fmt.Fprintf(out, " shard %d/%d", si, sn)
+			}
+			fmt.Fprintf(out, ": %d targets stored in %s", sum.Stored, fleet.RedactStore(store))
+			if sum.Skipped > 0 {
+				fmt.Fprintf(out, " (%d already stored)", sum.Skipped)
+			}
 			if sum.Failed > 0 {
-				fmt.Fprintf(cmd.OutOrStdout(), ", %d could not be audited (see fleet report)\n", sum.Failed)
+				fmt.Fprintf(out, ", %d could not be audited (see fleet report)", sum.Failed)
+			}
+			switch {
+			case !sum.RunComplete && sn > 1:
+				fmt.Fprint(out, "; the run awaits its other shards")
+			case !sum.RunComplete:
+				fmt.Fprint(out, "; the run is incomplete")
+			}
+			fmt.Fprintln(out)
+			if sum.Failed > 0 {
 				return fmt.Errorf("%d of %d targets could not be audited", sum.Failed, sum.Targets)
 			}
-			fmt.Fprintln(cmd.OutOrStdout())
 			return nil
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&inventory, "inventory", "", "the inventory file (YAML: version: 1, targets:)")
-	f.StringVar(&store, "store", defaultStore, "the history store: a SQLite file (or sqlite://FILE)")
+	storeFlag(f, &store)
+	f.StringVar(&runName, "run-name", "", "join (or start) the run of this name: every shard of one run gives the same")
+	f.BoolVar(&resume, "resume", false, "complete the newest incomplete run: audit only the targets it lacks")
+	f.StringVar(&shard, "shard", "", "audit shard I of N (I/N; default: JOB_COMPLETION_INDEX+1 / JOB_COMPLETIONS when set)")
 	f.IntVar(&concurrency, "concurrency", 0, "targets audited at once (default: one per core)")
 	f.DurationVar(&timeout, "timeout", 10*time.Minute, "time limit for one target (0: none)")
 	f.StringArrayVar(&ruleDirs, "rules", nil, "a directory of your own Rego rules, for every target (repeatable)")
@@ -128,8 +208,10 @@ worse verdict, a target that now fails to audit), 2 when the store or run cannot
 			if format != "table" && format != "json" {
 				return usageError("--format must be table or json")
 			}
-			if _, err := os.Stat(strings.TrimPrefix(store, "sqlite://")); err != nil {
-				return usageError("no store at %s (run fleet scan first)", store)
+			if !strings.Contains(store, "://") || strings.HasPrefix(store, "sqlite://") {
+				if _, err := os.Stat(strings.TrimPrefix(store, "sqlite://")); err != nil {
+					return usageError("no store at %s (run fleet scan first)", store)
+				}
 			}
 			ctx := cmd.Context()
 			st, err := fleet.OpenStore(ctx, store)
@@ -159,7 +241,7 @@ worse verdict, a target that now fails to audit), 2 when the store or run cannot
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&store, "store", defaultStore, "the history store: a SQLite file")
+	storeFlag(f, &store)
 	f.StringVarP(&format, "format", "f", "table", "report format: table, json")
 	f.Int64Var(&run, "run", 0, "the run to report (default: the latest)")
 	f.Int64Var(&against, "against", 0, "the run to compare with (default: the one before)")

@@ -2,12 +2,27 @@ package fleet
 
 import (
 	"context"
-	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/sandbox-audit/sandbox-audit/internal/pgtest"
 )
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	pgtest.Stop()
+	os.Exit(code)
+}
+
+// eachStore runs f on a new SQLite store and a new PostgreSQL database: the
+// same assertions for both.
+func eachStore(t *testing.T, f func(t *testing.T, url string)) {
+	t.Run("sqlite", func(t *testing.T) { f(t, filepath.Join(t.TempDir(), "h.db")) })
+	t.Run("postgres", func(t *testing.T) { f(t, pgtest.DSN(t)) })
+}
 
 func write(t *testing.T, root string, files map[string]string) {
 	t.Helper()
@@ -85,41 +100,71 @@ func FuzzParseInventory(f *testing.F) {
 	})
 }
 
-// TestStoreReopen: migrations are applied once; a store written by a newer
-// release is refused, not rewritten.
+// TestStoreReopen: migrations are applied once, by one of the processes
+// opening a new store at once; a store written by a newer release is
+// refused, not rewritten.
 func TestStoreReopen(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "h.db")
-	for range 2 {
-		st, err := OpenStore(ctx, "sqlite://"+path)
+	eachStore(t, func(t *testing.T, url string) {
+		ctx := context.Background()
+		var wg sync.WaitGroup
+		errs := make(chan error, 4)
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				st, err := OpenStore(ctx, url)
+				if err == nil {
+					err = st.Close()
+				}
+				errs <- err
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatalf("opened at once: %v", err)
+			}
+		}
+		st, err := OpenStore(ctx, url)
 		if err != nil {
 			t.Fatal(err)
 		}
+		version := "PRAGMA user_version"
+		if st.pg {
+			version = "SELECT version FROM sandbox_audit_schema"
+		}
 		var v int
-		if err := st.db.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != len(migrations) {
+		if err := st.db.QueryRow(version).Scan(&v); err != nil || v != len(migrations) {
 			t.Fatalf("schema version %d (%v), want %d", v, err, len(migrations))
 		}
+		bump := "PRAGMA user_version = 99"
+		if st.pg {
+			bump = "UPDATE sandbox_audit_schema SET version = 99"
+		}
+		if _, err := st.db.Exec(bump); err != nil {
+			t.Fatal(err)
+		}
 		st.Close()
+		if _, err := OpenStore(ctx, url); err == nil || !strings.Contains(err.Error(), "newer") {
+			t.Errorf("a newer schema: %v", err)
+		}
+	})
+	if _, err := OpenStore(context.Background(), "mysql://x"); err == nil {
+		t.Error("a URL that is neither SQLite nor PostgreSQL was accepted")
 	}
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec("PRAGMA user_version = 99"); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	if _, err := OpenStore(ctx, path); err == nil || !strings.Contains(err.Error(), "newer") {
-		t.Errorf("a newer schema: %v", err)
-	}
-	if _, err := OpenStore(ctx, "postgres://x"); err == nil {
-		t.Error("a URL that is not SQLite was accepted")
+	if got := RedactStore("postgres://u:s3cret@db:5432/fleet"); strings.Contains(got, "s3cret") {
+		t.Errorf("redacted store %q", got)
 	}
 }
 
 // TestScanPolicies: one engine serves every target, each with its own
 // policy file: a rule one target disables still fires in the other.
 func TestScanPolicies(t *testing.T) {
+	eachStore(t, testScanPolicies)
+}
+
+func testScanPolicies(t *testing.T, url string) {
 	ctx := context.Background()
 	root := t.TempDir()
 	write(t, root, map[string]string{
@@ -127,7 +172,7 @@ func TestScanPolicies(t *testing.T) {
 		"b/compose.yaml":        privileged,
 		"b/.sandbox-audit.yaml": "version: 1\nrules:\n  privileged-container: {mode: disabled}\n",
 	})
-	st, err := OpenStore(ctx, filepath.Join(root, "h.db"))
+	st, err := OpenStore(ctx, url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,13 +209,17 @@ func TestScanPolicies(t *testing.T) {
 // TestScanInterrupted: a cancelled run keeps the targets it finished,
 // whole, and is marked incomplete.
 func TestScanInterrupted(t *testing.T) {
+	eachStore(t, testScanInterrupted)
+}
+
+func testScanInterrupted(t *testing.T, url string) {
 	root := t.TempDir()
 	files := map[string]string{}
 	for _, d := range []string{"t1", "t2", "t3", "t4"} {
 		files[d+"/compose.yaml"] = privileged
 	}
 	write(t, root, files)
-	st, err := OpenStore(context.Background(), filepath.Join(root, "h.db"))
+	st, err := OpenStore(context.Background(), url)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"runtime"
 	"sync"
 	"time"
@@ -20,17 +21,39 @@ type Options struct {
 	RuleDirs    []string      // users' rules, for every target
 	Version     string
 	Now         func() time.Time
+	// Run says which run to write: a new one, a named one this process
+	// joins (the shards of one run, a rerun), or the newest incomplete one.
+	Run RunSpec
+	// Shard is this process's part of a sharded run, 1 to Run.Shards.
+	Shard int
 	// Progress, when set, is called after each target (done of total).
 	Progress func(done, total int, t Target, err error)
 }
 
-// Summary is what a run did.
+// Summary is what a process did of a run.
 type Summary struct {
-	Run      int64
-	Targets  int
-	Stored   int
-	Failed   int // stored with the error that stopped them
+	Run     int64
+	Targets int // this process's part of the run
+	Skipped int // of those, already stored in the run it joined
+	Stored  int
+	Failed  int // stored with the error that stopped them
+	// Complete: this process stored every target of its part.
 	Complete bool
+	// RunComplete: every target of the run is stored, whichever process
+	// stored it.
+	RunComplete bool
+}
+
+// InShard reports whether target id belongs to shard i (1-based) of n: a
+// hash of the id, the same on every machine and in every run, so the
+// shards' union is the inventory with no overlap.
+func InShard(id string, i, n int) bool {
+	if n <= 1 {
+		return true
+	}
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	return int(h.Sum64()%uint64(n)) == i-1
 }
 
 // Scan audits every target with one engine, compiled once, on a bounded
@@ -44,7 +67,10 @@ func Scan(ctx context.Context, targets []Target, st *Store, opt Options) (Summar
 		opt.Now = time.Now
 	}
 	now := opt.Now
-	sum := Summary{Targets: len(targets)}
+	sum := Summary{}
+	if opt.Run.Shards > 1 && (opt.Shard < 1 || opt.Shard > opt.Run.Shards) {
+		return sum, fmt.Errorf("shard %d of %d: give 1 to %d", opt.Shard, opt.Run.Shards, opt.Run.Shards)
+	}
 	eng, err := audit.NewEngine(ctx, opt.RuleDirs, nil, audit.Everything)
 	if err != nil {
 		return sum, err
@@ -54,11 +80,27 @@ func Scan(ctx context.Context, targets []Target, st *Store, opt Options) (Summar
 	if err := eng.Rules.Warm(ctx, nil); err != nil {
 		return sum, err
 	}
-	run, err := st.BeginRun(ctx, now(), len(targets))
+	ids := make([]string, len(targets))
+	for i, t := range targets {
+		ids[i] = t.ID
+	}
+	run, stored, err := st.OpenRun(ctx, opt.Run, now(), ids)
 	if err != nil {
 		return sum, fmt.Errorf("store: %w", err)
 	}
 	sum.Run = run
+	var mine []Target
+	for _, t := range targets {
+		if InShard(t.ID, opt.Shard, opt.Run.Shards) {
+			sum.Targets++
+			if stored[t.ID] {
+				sum.Skipped++
+				continue
+			}
+			mine = append(mine, t)
+		}
+	}
+	targets = mine
 	n := opt.Concurrency
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
@@ -109,7 +151,8 @@ feed:
 	close(next)
 	wg.Wait()
 	sum.Complete = ctx.Err() == nil && storeErr == nil && sum.Stored == len(targets)
-	if err := st.EndRun(context.WithoutCancel(ctx), run, now(), sum.Complete); err != nil && storeErr == nil {
+	sum.RunComplete, err = st.EndRun(context.WithoutCancel(ctx), run, now())
+	if err != nil && storeErr == nil {
 		storeErr = fmt.Errorf("store: %w", err)
 	}
 	if storeErr != nil {

@@ -2,13 +2,19 @@ package fleet
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	neturl "net/url"
+	"slices"
+	"sort"
 	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // the pure-Go SQLite driver, "sqlite"
+	_ "github.com/jackc/pgx/v5/stdlib" // the PostgreSQL driver, "pgx"
+	_ "modernc.org/sqlite"             // the pure-Go SQLite driver, "sqlite"
 
 	"github.com/sandbox-audit/sandbox-audit/reports"
 )
@@ -16,16 +22,20 @@ import (
 // Store keeps fleet runs: each run, each target's result (verdict, the four
 // properties, or the error that stopped it) and its findings (never a secret
 // value: the findings' messages are redacted before any rule sees a fact).
-// One SQLite file, written in WAL mode; a target is stored in one
+// SQLite (one file, WAL) by default; PostgreSQL for a store that many
+// machines share, such as the shards of one run. A target is stored in one
 // transaction, so a run killed half way leaves every stored target whole.
 type Store struct {
 	db *sql.DB
+	pg bool
 }
 
-// migrations are applied in order on open; the schema's version is their
-// count. Never edit one that has shipped: add the next.
-var migrations = []string{
-	`CREATE TABLE runs (
+// migration is one schema step, in each dialect. The schema's version is
+// the count applied. Never edit one that has shipped: add the next.
+type migration struct{ sqlite, postgres string }
+
+var migrations = []migration{
+	{sqlite: `CREATE TABLE runs (
 		id INTEGER PRIMARY KEY,
 		started TEXT NOT NULL,
 		finished TEXT,
@@ -63,73 +73,285 @@ var migrations = []string{
 		suppressed INTEGER NOT NULL,
 		PRIMARY KEY (run, target, fingerprint)
 	);`,
+		postgres: `CREATE TABLE runs (
+		id BIGSERIAL PRIMARY KEY,
+		started TEXT NOT NULL,
+		finished TEXT,
+		complete BOOLEAN NOT NULL DEFAULT FALSE,
+		targets INTEGER NOT NULL
+	);
+	CREATE TABLE results (
+		run BIGINT NOT NULL REFERENCES runs(id),
+		target TEXT NOT NULL,
+		error TEXT NOT NULL DEFAULT '',
+		verdict TEXT NOT NULL DEFAULT '',
+		gate_passed BOOLEAN NOT NULL DEFAULT FALSE,
+		duration_ms BIGINT NOT NULL DEFAULT 0,
+		PRIMARY KEY (run, target)
+	);
+	CREATE TABLE properties (
+		run BIGINT NOT NULL,
+		target TEXT NOT NULL,
+		property TEXT NOT NULL,
+		status TEXT NOT NULL,
+		score INTEGER NOT NULL,
+		PRIMARY KEY (run, target, property)
+	);
+	CREATE TABLE findings (
+		run BIGINT NOT NULL,
+		target TEXT NOT NULL,
+		fingerprint TEXT NOT NULL,
+		rule TEXT NOT NULL,
+		severity TEXT NOT NULL,
+		property TEXT NOT NULL,
+		category TEXT NOT NULL,
+		file TEXT NOT NULL,
+		line INTEGER NOT NULL,
+		message TEXT NOT NULL,
+		suppressed BOOLEAN NOT NULL,
+		PRIMARY KEY (run, target, fingerprint)
+	);`},
+	// Runs that many processes share (the shards of one run, a rerun that
+	// completes an interrupted one): a name to join by, the inventory's
+	// digest and the shard count every joining process must agree on.
+	{sqlite: `ALTER TABLE runs ADD COLUMN name TEXT;
+	CREATE UNIQUE INDEX runs_name ON runs (name);
+	ALTER TABLE runs ADD COLUMN inventory TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN shards INTEGER NOT NULL DEFAULT 1;`,
+		postgres: `ALTER TABLE runs ADD COLUMN name TEXT;
+	CREATE UNIQUE INDEX runs_name ON runs (name);
+	ALTER TABLE runs ADD COLUMN inventory TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN shards INTEGER NOT NULL DEFAULT 1;`},
 }
 
-// OpenStore opens (creating it if need be) the store at url: a file path,
-// or sqlite://PATH. Pending migrations are applied.
+// OpenStore opens (creating it if need be) the store at url: a file path
+// or sqlite://PATH, or postgres://… (postgresql://…) for a PostgreSQL
+// database. Pending migrations are applied, one process at a time.
 func OpenStore(ctx context.Context, url string) (*Store, error) {
-	path := strings.TrimPrefix(url, "sqlite://")
-	if path == "" || strings.Contains(path, "://") {
-		return nil, fmt.Errorf("store %q: give a file path or sqlite://PATH", url)
+	name := RedactStore(url)
+	s := &Store{}
+	var err error
+	switch {
+	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
+		s.pg = true
+		s.db, err = sql.Open("pgx", url)
+		if err == nil {
+			s.db.SetMaxOpenConns(8)
+		}
+	default:
+		path := strings.TrimPrefix(url, "sqlite://")
+		if path == "" || strings.Contains(path, "://") {
+			return nil, fmt.Errorf("store %q: give a file path, sqlite://PATH or postgres://…", name)
+		}
+		// _txlock=immediate: a transaction takes the write lock when it
+		// begins, so processes sharing the file (shards) never deadlock
+		// upgrading a read lock, and migrations run one at a time.
+		s.db, err = sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=immediate")
+		if err == nil {
+			s.db.SetMaxOpenConns(1) // one writer; SQLite serialises writes anyway
+		}
 	}
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)")
 	if err != nil {
-		return nil, fmt.Errorf("store %s: %w", path, err)
+		return nil, fmt.Errorf("store %s: %w", name, err)
 	}
-	db.SetMaxOpenConns(1) // one writer; SQLite serialises writes anyway
-	s := &Store{db: db}
 	if err := s.migrate(ctx); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("store %s: %w", path, err)
+		s.db.Close()
+		return nil, fmt.Errorf("store %s: %w", name, err)
 	}
 	return s, nil
+}
+
+// RedactStore is the store's URL as it may be printed: a PostgreSQL
+// password is replaced by xxxxx.
+func RedactStore(s string) string {
+	if u, err := neturl.Parse(s); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	if strings.Contains(s, "://") && strings.Contains(s, "@") {
+		return "(a store URL that does not parse)"
+	}
+	return s
 }
 
 // Close closes the store.
 func (s *Store) Close() error { return s.db.Close() }
 
+// q writes a query in the store's dialect: ? placeholders become $1, $2, …
+// for PostgreSQL.
+func (s *Store) q(query string) string {
+	if !s.pg {
+		return query
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range query {
+		if r == '?' {
+			n++
+			fmt.Fprintf(&b, "$%d", n)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// migrate applies the pending migrations, each in its own transaction that
+// first takes the store's migration lock (SQLite's write lock, a
+// PostgreSQL advisory lock), so processes opening a new store at once
+// apply each step once.
 func (s *Store) migrate(ctx context.Context) error {
+	for {
+		done, err := s.migrateOne(ctx)
+		if err != nil || done {
+			return err
+		}
+	}
+}
+
+// pgMigrationLock is the advisory lock key of the store's migrations.
+const pgMigrationLock = 0x5a_6175_6469_74 // "Zaudit"
+
+func (s *Store) migrateOne(ctx context.Context) (done bool, err error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback()
 	var v int
-	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
-		return err
+	if s.pg {
+		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1)", pgMigrationLock); err != nil {
+			return false, err
+		}
+		if _, err := tx.ExecContext(ctx, "CREATE TABLE IF NOT EXISTS sandbox_audit_schema (version INTEGER NOT NULL)"); err != nil {
+			return false, err
+		}
+		err = tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM sandbox_audit_schema").Scan(&v)
+	} else {
+		err = tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
+	}
+	if err != nil {
+		return false, err
 	}
 	if v > len(migrations) {
-		return fmt.Errorf("schema version %d is newer than this sandbox-audit knows (%d): use a newer release", v, len(migrations))
+		return false, fmt.Errorf("schema version %d is newer than this sandbox-audit knows (%d): use a newer release", v, len(migrations))
 	}
-	for i := v; i < len(migrations); i++ {
-		tx, err := s.db.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("migration %d: %w", i+1, err)
-		}
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", i+1)); err != nil {
-			tx.Rollback()
-			return err
-		}
-		if err := tx.Commit(); err != nil {
-			return err
-		}
+	if v == len(migrations) {
+		return true, tx.Commit()
 	}
-	return nil
-}
-
-// BeginRun records a new run of n targets and returns its id.
-func (s *Store) BeginRun(ctx context.Context, started time.Time, n int) (int64, error) {
-	r, err := s.db.ExecContext(ctx, "INSERT INTO runs (started, targets) VALUES (?, ?)", started.UTC().Format(time.RFC3339), n)
+	m := migrations[v].sqlite
+	if s.pg {
+		m = migrations[v].postgres
+	}
+	if _, err := tx.ExecContext(ctx, m); err != nil {
+		return false, fmt.Errorf("migration %d: %w", v+1, err)
+	}
+	if s.pg {
+		_, err = tx.ExecContext(ctx, "DELETE FROM sandbox_audit_schema; INSERT INTO sandbox_audit_schema (version) VALUES ("+fmt.Sprint(v+1)+")")
+	} else {
+		_, err = tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1))
+	}
 	if err != nil {
-		return 0, err
+		return false, err
 	}
-	return r.LastInsertId()
+	return false, tx.Commit()
 }
 
-// EndRun marks the run finished; complete is false when it was stopped
-// before every target was audited.
-func (s *Store) EndRun(ctx context.Context, run int64, finished time.Time, complete bool) error {
-	_, err := s.db.ExecContext(ctx, "UPDATE runs SET finished = ?, complete = ? WHERE id = ?", finished.UTC().Format(time.RFC3339), complete, run)
-	return err
+// RunSpec says which run a process writes to.
+type RunSpec struct {
+	// Name joins the run of that name, creating it if need be: every
+	// shard of one run, or a rerun that completes it, gives the same.
+	Name string
+	// Resume joins the newest incomplete run.
+	Resume bool
+	// Shards is the run's shard count (0 or 1: unsharded).
+	Shards int
+}
+
+// Digest identifies an inventory's targets: every process joining a run
+// must audit the same ones.
+func Digest(ids []string) string {
+	s := slices.Clone(ids)
+	sort.Strings(s)
+	h := sha256.Sum256([]byte(strings.Join(s, "\n")))
+	return hex.EncodeToString(h[:16])
+}
+
+// ErrRunMismatch: a process asked to join a run of another inventory or
+// shard count.
+var ErrRunMismatch = errors.New("run mismatch")
+
+// OpenRun starts a run of the inventory ids, or joins the one spec names,
+// and returns its id and the targets it already holds (a joining process
+// skips them).
+func (s *Store) OpenRun(ctx context.Context, spec RunSpec, started time.Time, ids []string) (int64, map[string]bool, error) {
+	digest := Digest(ids)
+	shards := max(1, spec.Shards)
+	at := started.UTC().Format(time.RFC3339)
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer tx.Rollback()
+	var id int64
+	switch {
+	case spec.Resume:
+		err = tx.QueryRowContext(ctx, "SELECT id FROM runs WHERE NOT complete ORDER BY id DESC LIMIT 1").Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return 0, nil, fmt.Errorf("%w: the store holds no incomplete run to resume", ErrNoRun)
+		}
+	case spec.Name != "":
+		if _, err = tx.ExecContext(ctx, s.q("INSERT INTO runs (started, targets, name, inventory, shards) VALUES (?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING"),
+			at, len(ids), spec.Name, digest, shards); err == nil {
+			err = tx.QueryRowContext(ctx, s.q("SELECT id FROM runs WHERE name = ?"), spec.Name).Scan(&id)
+		}
+	default:
+		err = tx.QueryRowContext(ctx, s.q("INSERT INTO runs (started, targets, inventory, shards) VALUES (?, ?, ?, ?) RETURNING id"),
+			at, len(ids), digest, shards).Scan(&id)
+	}
+	if err != nil {
+		return 0, nil, err
+	}
+	var have string
+	var haveShards, haveTargets int
+	if err := tx.QueryRowContext(ctx, s.q("SELECT inventory, shards, targets FROM runs WHERE id = ?"), id).Scan(&have, &haveShards, &haveTargets); err != nil {
+		return 0, nil, err
+	}
+	if have != digest {
+		return 0, nil, fmt.Errorf("%w: run %d was started on another inventory (%d targets; this one lists %d): start a new run", ErrRunMismatch, id, haveTargets, len(ids))
+	}
+	if spec.Shards > 1 && haveShards != spec.Shards {
+		return 0, nil, fmt.Errorf("%w: run %d is split in %d shards, not %d", ErrRunMismatch, id, haveShards, spec.Shards)
+	}
+	rows, err := tx.QueryContext(ctx, s.q("SELECT target FROM results WHERE run = ?"), id)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer rows.Close()
+	stored := map[string]bool{}
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return 0, nil, err
+		}
+		stored[t] = true
+	}
+	if err := rows.Err(); err != nil {
+		return 0, nil, err
+	}
+	rows.Close()
+	return id, stored, tx.Commit()
+}
+
+// EndRun records that a process finished its part of the run; the run is
+// complete once every target of its inventory is stored, whichever process
+// stored it.
+func (s *Store) EndRun(ctx context.Context, run int64, finished time.Time) (complete bool, err error) {
+	if _, err := s.db.ExecContext(ctx, s.q("UPDATE runs SET finished = ?, complete = ((SELECT COUNT(*) FROM results WHERE results.run = runs.id) = targets) WHERE id = ?"),
+		finished.UTC().Format(time.RFC3339), run); err != nil {
+		return false, err
+	}
+	err = s.db.QueryRowContext(ctx, s.q("SELECT complete FROM runs WHERE id = ?"), run).Scan(&complete)
+	return complete, err
 }
 
 // SaveResult stores one target's report, or the error that stopped it, in
@@ -145,22 +367,22 @@ func (s *Store) SaveResult(ctx context.Context, run int64, target string, rep *r
 		if runErr != nil {
 			msg = runErr.Error()
 		}
-		if _, err := tx.ExecContext(ctx, "INSERT INTO results (run, target, error, duration_ms) VALUES (?, ?, ?, ?)", run, target, msg, took.Milliseconds()); err != nil {
+		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO results (run, target, error, duration_ms) VALUES (?, ?, ?, ?)"), run, target, msg, took.Milliseconds()); err != nil {
 			return err
 		}
 		return tx.Commit()
 	}
-	if _, err := tx.ExecContext(ctx, "INSERT INTO results (run, target, verdict, gate_passed, duration_ms) VALUES (?, ?, ?, ?, ?)",
+	if _, err := tx.ExecContext(ctx, s.q("INSERT INTO results (run, target, verdict, gate_passed, duration_ms) VALUES (?, ?, ?, ?, ?)"),
 		run, target, rep.Verdict, rep.Gate.Passed, took.Milliseconds()); err != nil {
 		return err
 	}
 	for _, p := range rep.Properties.Each() {
-		if _, err := tx.ExecContext(ctx, "INSERT INTO properties (run, target, property, status, score) VALUES (?, ?, ?, ?, ?)",
+		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO properties (run, target, property, status, score) VALUES (?, ?, ?, ?, ?)"),
 			run, target, p.Key, p.Status, p.Score); err != nil {
 			return err
 		}
 	}
-	st, err := tx.PrepareContext(ctx, "INSERT INTO findings (run, target, fingerprint, rule, severity, property, category, file, line, message, suppressed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+	st, err := tx.PrepareContext(ctx, s.q("INSERT INTO findings (run, target, fingerprint, rule, severity, property, category, file, line, message, suppressed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"))
 	if err != nil {
 		return err
 	}
@@ -176,10 +398,12 @@ func (s *Store) SaveResult(ctx context.Context, run int64, target string, rep *r
 // Run is one stored run.
 type Run struct {
 	ID       int64  `json:"id"`
+	Name     string `json:"name,omitempty"`
 	Started  string `json:"started"`
 	Finished string `json:"finished"`
 	Complete bool   `json:"complete"`
 	Targets  int    `json:"targets"`
+	Shards   int    `json:"shards"`
 	Stored   int    `json:"stored"`
 }
 
@@ -188,7 +412,7 @@ var ErrNoRun = errors.New("no such run")
 
 // Runs lists the stored runs, newest first.
 func (s *Store) Runs(ctx context.Context) ([]Run, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, started, COALESCE(finished, ''), complete, targets,
+	rows, err := s.db.QueryContext(ctx, `SELECT id, COALESCE(name, ''), started, COALESCE(finished, ''), complete, targets, shards,
 		(SELECT COUNT(*) FROM results WHERE results.run = runs.id) FROM runs ORDER BY id DESC`)
 	if err != nil {
 		return nil, err
@@ -197,7 +421,7 @@ func (s *Store) Runs(ctx context.Context) ([]Run, error) {
 	var out []Run
 	for rows.Next() {
 		var r Run
-		if err := rows.Scan(&r.ID, &r.Started, &r.Finished, &r.Complete, &r.Targets, &r.Stored); err != nil {
+		if err := rows.Scan(&r.ID, &r.Name, &r.Started, &r.Finished, &r.Complete, &r.Targets, &r.Shards, &r.Stored); err != nil {
 			return nil, err
 		}
 		out = append(out, r)
@@ -237,7 +461,7 @@ type Finding struct {
 // Results loads every target's result of a run, by target.
 func (s *Store) Results(ctx context.Context, run int64) (map[string]*Result, error) {
 	out := map[string]*Result{}
-	rows, err := s.db.QueryContext(ctx, "SELECT target, error, verdict, gate_passed FROM results WHERE run = ?", run)
+	rows, err := s.db.QueryContext(ctx, s.q("SELECT target, error, verdict, gate_passed FROM results WHERE run = ?"), run)
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +477,7 @@ func (s *Store) Results(ctx context.Context, run int64) (map[string]*Result, err
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	rows, err = s.db.QueryContext(ctx, "SELECT target, property, status, score FROM properties WHERE run = ?", run)
+	rows, err = s.db.QueryContext(ctx, s.q("SELECT target, property, status, score FROM properties WHERE run = ?"), run)
 	if err != nil {
 		return nil, err
 	}
@@ -272,8 +496,8 @@ func (s *Store) Results(ctx context.Context, run int64) (map[string]*Result, err
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	rows, err = s.db.QueryContext(ctx, `SELECT target, fingerprint, rule, severity, property, category, file, line, message, suppressed
-		FROM findings WHERE run = ? ORDER BY target, file, line, rule, fingerprint`, run)
+	rows, err = s.db.QueryContext(ctx, s.q(`SELECT target, fingerprint, rule, severity, property, category, file, line, message, suppressed
+		FROM findings WHERE run = ? ORDER BY target, file, line, rule, fingerprint`), run)
 	if err != nil {
 		return nil, err
 	}
