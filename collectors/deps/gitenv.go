@@ -223,3 +223,17 @@ func userSafeDirectories(ctx context.Context, timeout time.Duration) []string {
 	}
 	return out
 }
+
+// SafeGit is git run as on an audited repository, for a repository the
+// caller created itself (the fleet's git cache): no system or user
+// configuration, every command-running key git knows by name emptied, no
+// transport, no terminal. Work-tree commands such as checkout find no
+// filter driver to run, whatever the checked-out .gitattributes names.
+func SafeGit(ctx context.Context, dir string, args ...string) *exec.Cmd {
+	c := baseConfig(nil)
+	cmd := exec.CommandContext(ctx, "git", append(append(c.args, "-C", dir), args...)...)
+	cmd.Dir = dir
+	cmd.Env = gitEnv(nil)
+	cmd.SysProcAttr = sysProcAttr()
+	return cmd
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -35,7 +36,13 @@ An inventory (YAML):
     - path: checkouts/*            # a directory, or a glob of directories
     - name: platform
       path: ../platform
-      policy: policies/strict.yaml # else each target's own .sandbox-audit.yaml`,
+      policy: policies/strict.yaml # else each target's own .sandbox-audit.yaml
+    - git: https://github.com/org/agent-infra.git
+      ref: main                    # branch, tag or commit (default: the remote's HEAD)
+
+A git target is fetched shallow into --git-cache with your git setup's credentials
+(credential helper, GIT_ASKPASS, ssh keys; a URL holding a password is refused) and checked
+out with no configuration of yours, so the fetched tree cannot run a filter driver.`,
 	}
 	cmd.AddCommand(newFleetScanCmd(), newFleetReportCmd(), newFleetDiffCmd())
 	return cmd
@@ -79,7 +86,7 @@ func parseShard(flag string) (i, n int, err error) {
 }
 
 func newFleetScanCmd() *cobra.Command {
-	var inventory, store, shard, runName string
+	var inventory, store, shard, runName, gitCache string
 	var resume bool
 	var concurrency int
 	var timeout time.Duration
@@ -136,7 +143,14 @@ target could not be audited (its error is in the store and in fleet report).`,
 			}
 			defer st.Close()
 			opt := fleet.Options{Concurrency: concurrency, Timeout: timeout, RuleDirs: ruleDirs, Version: version.String(),
-				Run: fleet.RunSpec{Name: runName, Resume: resume, Shards: sn}, Shard: si}
+				Run: fleet.RunSpec{Name: runName, Resume: resume, Shards: sn}, Shard: si, GitCache: gitCache}
+			if opt.GitCache == "" {
+				dir, err := os.UserCacheDir()
+				if err != nil {
+					return usageError("no cache directory for git targets (%v): give --git-cache DIR", err)
+				}
+				opt.GitCache = filepath.Join(dir, "sandbox-audit", "git")
+			}
 			errOut := cmd.ErrOrStderr()
 			if f, ok := errOut.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
 				opt.Progress = func(done, total int, t fleet.Target, err error) {
@@ -183,6 +197,7 @@ target could not be audited (its error is in the store and in fleet report).`,
 	storeFlag(f, &store)
 	f.StringVar(&runName, "run-name", "", "join (or start) the run of this name: every shard of one run gives the same")
 	f.BoolVar(&resume, "resume", false, "complete the newest incomplete run: audit only the targets it lacks")
+	f.StringVar(&gitCache, "git-cache", "", "where git targets are fetched and kept between runs (default: the user's cache directory/sandbox-audit/git)")
 	f.StringVar(&shard, "shard", "", "audit shard I of N (I/N; default: JOB_COMPLETION_INDEX+1 / JOB_COMPLETIONS when set)")
 	f.IntVar(&concurrency, "concurrency", 0, "targets audited at once (default: one per core)")
 	f.DurationVar(&timeout, "timeout", 10*time.Minute, "time limit for one target (0: none)")

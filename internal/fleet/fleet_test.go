@@ -92,6 +92,7 @@ func FuzzParseInventory(f *testing.F) {
 	f.Add([]byte("version: 1\ntargets:\n  - path: repos/*\n    policy: p.yaml\n"))
 	f.Add([]byte("version: 1\ntargets:\n  - name: x\n    path: '[\n"))
 	f.Add([]byte("{version: 1, targets: [{path: a}, {path: b, name: c}]}\n---\n"))
+	f.Add([]byte("version: 1\ntargets:\n  - git: git@example.com:o/r.git\n    ref: v1\n  - git: 'ext::sh'\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		inv, err := ParseInventory("f.yaml", b)
 		if err == nil && (inv.Version != 1 || len(inv.Targets) == 0) {

@@ -33,6 +33,8 @@ const maxInventorySize = 4 << 20
 //	    policy: policies/strict.yaml   # optional: else each target's own .sandbox-audit.yaml
 //	  - name: platform
 //	    path: ../platform
+//	  - git: https://github.com/org/agent-infra.git   # fetched, shallow, into the git cache
+//	    ref: main                                      # branch, tag or commit; default the remote's HEAD
 type Inventory struct {
 	Version int         `yaml:"version"`
 	Targets []TargetDef `yaml:"targets"`
@@ -44,6 +46,8 @@ type Inventory struct {
 type TargetDef struct {
 	Name   string `yaml:"name"`
 	Path   string `yaml:"path"`
+	Git    string `yaml:"git"`
+	Ref    string `yaml:"ref"`
 	Policy string `yaml:"policy"`
 	Line   int    `yaml:"-"`
 }
@@ -54,7 +58,8 @@ type Target struct {
 	// else its path as written in the inventory (a glob's match, relative
 	// to the inventory's directory).
 	ID     string
-	Path   string // on disk
+	Path   string // on disk ("" for a git target until it is fetched)
+	Git    *GitSource
 	Policy string // "" : the target's own .sandbox-audit.yaml, if any
 }
 
@@ -103,8 +108,20 @@ func ParseInventory(name string, b []byte) (*Inventory, error) {
 		return nil, fmt.Errorf("%w %s: no targets", ErrInventory, name)
 	}
 	for i, t := range inv.Targets {
+		if t.Git != "" {
+			if t.Path != "" {
+				return nil, fmt.Errorf("%w %s: line %d: target %d has both path and git; give one", ErrInventory, name, t.Line, i+1)
+			}
+			if err := checkGit(t.Git, t.Ref); err != nil {
+				return nil, fmt.Errorf("%w %s: line %d: %v", ErrInventory, name, t.Line, err)
+			}
+			continue
+		}
+		if t.Ref != "" {
+			return nil, fmt.Errorf("%w %s: line %d: ref is for a git target", ErrInventory, name, t.Line)
+		}
 		if t.Path == "" {
-			return nil, fmt.Errorf("%w %s: line %d: target %d has no path", ErrInventory, name, t.Line, i+1)
+			return nil, fmt.Errorf("%w %s: line %d: target %d has no path (or git)", ErrInventory, name, t.Line, i+1)
 		}
 		if _, err := filepath.Match(t.Path, ""); err != nil {
 			return nil, fmt.Errorf("%w %s: line %d: path is not a valid glob", ErrInventory, name, t.Line)
@@ -121,6 +138,22 @@ func (inv *Inventory) Expand() ([]Target, error) {
 	seen := map[string]bool{}
 	var out []Target
 	for _, d := range inv.Targets {
+		policy := d.Policy
+		if policy != "" && !filepath.IsAbs(policy) {
+			policy = filepath.Join(inv.Dir, policy)
+		}
+		if d.Git != "" {
+			id := d.Name
+			if id == "" {
+				id = gitID(d.Git, d.Ref)
+			}
+			if seen[id] {
+				return nil, fmt.Errorf("%w: line %d: target %s is listed twice", ErrInventory, d.Line, id)
+			}
+			seen[id] = true
+			out = append(out, Target{ID: id, Git: &GitSource{URL: d.Git, Ref: d.Ref}, Policy: policy})
+			continue
+		}
 		pattern := d.Path
 		if !filepath.IsAbs(pattern) {
 			pattern = filepath.Join(inv.Dir, pattern)
@@ -137,10 +170,6 @@ func (inv *Inventory) Expand() ([]Target, error) {
 		}
 		if d.Name != "" && len(dirs) > 1 {
 			return nil, fmt.Errorf("%w: line %d: name %q given to a glob matching %d directories", ErrInventory, d.Line, d.Name, len(dirs))
-		}
-		policy := d.Policy
-		if policy != "" && !filepath.IsAbs(policy) {
-			policy = filepath.Join(inv.Dir, policy)
 		}
 		for _, dir := range dirs {
 			id := d.Name

@@ -19,6 +19,7 @@ type Options struct {
 	Concurrency int           // targets audited at once (0: one per core)
 	Timeout     time.Duration // per target (0: none)
 	RuleDirs    []string      // users' rules, for every target
+	GitCache    string        // where git targets are fetched (required when there are any)
 	Version     string
 	Now         func() time.Time
 	// Run says which run to write: a new one, a named one this process
@@ -115,13 +116,13 @@ func Scan(ctx context.Context, targets []Target, st *Store, opt Options) (Summar
 			defer wg.Done()
 			for t := range next {
 				start := now()
-				rep, err := auditOne(ctx, eng, t, opt)
+				rep, rev, err := auditOne(ctx, eng, t, opt)
 				if ctx.Err() != nil {
 					continue // abandoned: the run is incomplete
 				}
 				// The store is written even when ctx ends meanwhile: a
 				// finished target is kept whole.
-				serr := st.SaveResult(context.WithoutCancel(ctx), run, t.ID, rep, err, now().Sub(start))
+				serr := st.SaveResult(context.WithoutCancel(ctx), run, t.ID, rev, rep, err, now().Sub(start))
 				mu.Lock()
 				if serr != nil && storeErr == nil {
 					storeErr = fmt.Errorf("store target %s: %w", t.ID, serr)
@@ -167,7 +168,9 @@ feed:
 // ErrTargetTimeout marks a target that did not finish within its limit.
 var ErrTargetTimeout = errors.New("target did not finish within its time limit")
 
-func auditOne(ctx context.Context, eng *audit.Engine, t Target, opt Options) (rep *reports.Report, err error) {
+// auditOne audits one target (fetching it first when it is a git
+// repository; rev is then the commit audited).
+func auditOne(ctx context.Context, eng *audit.Engine, t Target, opt Options) (rep *reports.Report, rev string, err error) {
 	// A bug met on one target's input is that target's error, not the
 	// end of the run.
 	defer func() {
@@ -175,24 +178,37 @@ func auditOne(ctx context.Context, eng *audit.Engine, t Target, opt Options) (re
 			rep, err = nil, fmt.Errorf("internal error auditing %s: %v (please report it)", t.ID, r)
 		}
 	}()
-	cfg, err := audit.ConfigFor(t.Policy, t.Path)
-	if err != nil {
-		return nil, err
-	}
-	if cfg == nil {
-		cfg = &policies.Config{Version: 1}
-	}
-	if err := cfg.CheckRuleIDs(eng.Set); err != nil {
-		return nil, err
-	}
 	tctx, cancel := ctx, context.CancelFunc(func() {})
 	if opt.Timeout > 0 {
 		tctx, cancel = context.WithTimeout(ctx, opt.Timeout)
 	}
 	defer cancel()
-	r, err := eng.Run(tctx, audit.Options{Path: t.Path, Config: cfg, RuleDirs: opt.RuleDirs, Version: opt.Version, Now: opt.Now()})
-	if err != nil && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) {
-		return nil, fmt.Errorf("%w (%s)", ErrTargetTimeout, opt.Timeout)
+	timedOut := func(err error) error {
+		if err != nil && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) {
+			return fmt.Errorf("%w (%s)", ErrTargetTimeout, opt.Timeout)
+		}
+		return err
 	}
-	return r, err
+	path := t.Path
+	if t.Git != nil {
+		if opt.GitCache == "" {
+			return nil, "", errors.New("a git target needs a git cache directory")
+		}
+		path, rev, err = t.Git.Fetch(tctx, opt.GitCache)
+		if err != nil {
+			return nil, "", timedOut(err)
+		}
+	}
+	cfg, err := audit.ConfigFor(t.Policy, path)
+	if err != nil {
+		return nil, rev, err
+	}
+	if cfg == nil {
+		cfg = &policies.Config{Version: 1}
+	}
+	if err := cfg.CheckRuleIDs(eng.Set); err != nil {
+		return nil, rev, err
+	}
+	r, err := eng.Run(tctx, audit.Options{Path: path, Config: cfg, RuleDirs: opt.RuleDirs, Version: opt.Version, Now: opt.Now()})
+	return r, rev, timedOut(err)
 }

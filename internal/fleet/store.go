@@ -122,6 +122,9 @@ var migrations = []migration{
 	CREATE UNIQUE INDEX runs_name ON runs (name);
 	ALTER TABLE runs ADD COLUMN inventory TEXT NOT NULL DEFAULT '';
 	ALTER TABLE runs ADD COLUMN shards INTEGER NOT NULL DEFAULT 1;`},
+	// The commit a git target was audited at.
+	{sqlite: `ALTER TABLE results ADD COLUMN revision TEXT NOT NULL DEFAULT '';`,
+		postgres: `ALTER TABLE results ADD COLUMN revision TEXT NOT NULL DEFAULT '';`},
 }
 
 // OpenStore opens (creating it if need be) the store at url: a file path
@@ -356,7 +359,7 @@ func (s *Store) EndRun(ctx context.Context, run int64, finished time.Time) (comp
 
 // SaveResult stores one target's report, or the error that stopped it, in
 // one transaction.
-func (s *Store) SaveResult(ctx context.Context, run int64, target string, rep *reports.Report, runErr error, took time.Duration) error {
+func (s *Store) SaveResult(ctx context.Context, run int64, target, rev string, rep *reports.Report, runErr error, took time.Duration) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -367,13 +370,13 @@ func (s *Store) SaveResult(ctx context.Context, run int64, target string, rep *r
 		if runErr != nil {
 			msg = runErr.Error()
 		}
-		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO results (run, target, error, duration_ms) VALUES (?, ?, ?, ?)"), run, target, msg, took.Milliseconds()); err != nil {
+		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO results (run, target, revision, error, duration_ms) VALUES (?, ?, ?, ?, ?)"), run, target, rev, msg, took.Milliseconds()); err != nil {
 			return err
 		}
 		return tx.Commit()
 	}
-	if _, err := tx.ExecContext(ctx, s.q("INSERT INTO results (run, target, verdict, gate_passed, duration_ms) VALUES (?, ?, ?, ?, ?)"),
-		run, target, rep.Verdict, rep.Gate.Passed, took.Milliseconds()); err != nil {
+	if _, err := tx.ExecContext(ctx, s.q("INSERT INTO results (run, target, revision, verdict, gate_passed, duration_ms) VALUES (?, ?, ?, ?, ?, ?)"),
+		run, target, rev, rep.Verdict, rep.Gate.Passed, took.Milliseconds()); err != nil {
 		return err
 	}
 	for _, p := range rep.Properties.Each() {
@@ -432,6 +435,7 @@ func (s *Store) Runs(ctx context.Context) ([]Run, error) {
 // Result is one target's stored result.
 type Result struct {
 	Target     string            `json:"target"`
+	Revision   string            `json:"revision,omitempty"` // a git target's commit
 	Error      string            `json:"error,omitempty"`
 	Verdict    string            `json:"verdict,omitempty"`
 	GatePassed bool              `json:"gate_passed"`
@@ -461,13 +465,13 @@ type Finding struct {
 // Results loads every target's result of a run, by target.
 func (s *Store) Results(ctx context.Context, run int64) (map[string]*Result, error) {
 	out := map[string]*Result{}
-	rows, err := s.db.QueryContext(ctx, s.q("SELECT target, error, verdict, gate_passed FROM results WHERE run = ?"), run)
+	rows, err := s.db.QueryContext(ctx, s.q("SELECT target, revision, error, verdict, gate_passed FROM results WHERE run = ?"), run)
 	if err != nil {
 		return nil, err
 	}
 	for rows.Next() {
 		r := &Result{Properties: map[string]Scored{}}
-		if err := rows.Scan(&r.Target, &r.Error, &r.Verdict, &r.GatePassed); err != nil {
+		if err := rows.Scan(&r.Target, &r.Revision, &r.Error, &r.Verdict, &r.GatePassed); err != nil {
 			rows.Close()
 			return nil, err
 		}
