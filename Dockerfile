@@ -10,6 +10,18 @@ RUN go mod download
 COPY . .
 RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /sandbox-audit ./cmd/sandbox-audit
 
+# The fleet scanner (deploy/kubernetes): the binary beside git, which git
+# targets are fetched with. Build it with --target fleet.
+FROM debian:12.12-slim AS fleet
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends git ca-certificates openssh-client \
+ && rm -rf /var/lib/apt/lists/*
+COPY --from=build /sandbox-audit /usr/local/bin/sandbox-audit
+USER 65534:65534
+ENTRYPOINT ["/usr/local/bin/sandbox-audit"]
+CMD ["fleet", "scan", "--inventory", "/etc/sandbox-audit/fleet.yaml"]
+
+# The default target: the live auditor alone.
 FROM scratch
 COPY --from=build /sandbox-audit /sandbox-audit
 USER 65534:65534

@@ -38,8 +38,11 @@ func (*Collector) Match(p string) bool {
 	if base := path.Base(p); base == "action.yml" || base == "action.yaml" {
 		return true
 	}
+	// workflow-templates/: an organisation's starter workflows (in its
+	// .github repository), copied into each repository that adopts one.
 	dir := path.Dir(p)
-	return dir == ".github/workflows" || strings.HasSuffix(dir, "/.github/workflows")
+	return dir == ".github/workflows" || strings.HasSuffix(dir, "/.github/workflows") ||
+		dir == "workflow-templates" || strings.HasSuffix(dir, "/workflow-templates")
 }
 
 // compositeJobs presents a composite action's runs.steps as one job named

@@ -40,13 +40,16 @@ func oneJob(t *testing.T, src string) model.Job {
 
 func TestMatch(t *testing.T) {
 	for p, want := range map[string]bool{
-		".github/workflows/a.yml":                    true,
-		".github/workflows/copilot-setup-steps.yaml": true,
-		"svc/.github/workflows/b.yaml":               true,
-		".github/workflows/sub/c.yml":                false,
-		".github/workflows/readme.md":                false,
-		"workflows/a.yml":                            false,
-		".github/dependabot.yml":                     false,
+		".github/workflows/a.yml":                         true,
+		".github/workflows/copilot-setup-steps.yaml":      true,
+		"svc/.github/workflows/b.yaml":                    true,
+		".github/workflows/sub/c.yml":                     false,
+		".github/workflows/readme.md":                     false,
+		"workflows/a.yml":                                 false,
+		".github/dependabot.yml":                          false,
+		"workflow-templates/agent-review.yml":             true,
+		"org/workflow-templates/nightly.yaml":             true,
+		"workflow-templates/agent-review.properties.json": false,
 	} {
 		if got := New().Match(p); got != want {
 			t.Errorf("Match(%q) = %v, want %v", p, got, want)
