@@ -33,7 +33,7 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 				fmt.Fprintf(ew, "\n<details><summary>Which workloads were judged as the agent's sandbox</summary>\n\n| Role | Judged | Workload | Why |\n|---|---|---|---|\n")
 				shown := r.Workloads[:min(len(r.Workloads), workloadRows)]
 				for _, w := range shown {
-					fmt.Fprintf(ew, "| %s | %s | %s `%s:%d` | %s |\n", w.Role, yesNo(w.Judged), mdEscape(workloadName(w)), w.File, w.Line, mdEscape(w.Reason))
+					fmt.Fprintf(ew, "| %s | %s | %s `%s:%d` | %s |\n", w.Role, yesNo(w.Judged), MarkdownEscape(workloadName(w)), w.File, w.Line, MarkdownEscape(w.Reason))
 				}
 				if more := len(r.Workloads) - len(shown); more > 0 {
 					fmt.Fprintf(ew, "\n… and %d more in the JSON report.\n", more)
@@ -42,15 +42,15 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 			}
 		}
 		if s := unreadLine(r); s != "" {
-			fmt.Fprintf(ew, "\n%s\n", mdEscape(s))
+			fmt.Fprintf(ew, "\n%s\n", MarkdownEscape(s))
 		}
 		if s := depsSummary(r.Dependencies); s != "" {
-			fmt.Fprintf(ew, "\n**Dependencies:** %s\n", mdEscape(s))
+			fmt.Fprintf(ew, "\n**Dependencies:** %s\n", MarkdownEscape(s))
 		}
 	}
 	gate := "✅ passed"
 	if !r.Gate.Passed {
-		gate = "❌ failed — " + mdEscape(strings.Join(r.Gate.Reasons, "; "))
+		gate = "❌ failed — " + MarkdownEscape(strings.Join(r.Gate.Reasons, "; "))
 	}
 	fmt.Fprintf(ew, "\n**Gate** (fail-on %s): %s\n", r.Gate.FailOn, gate)
 	act, sup := active(r.Findings)
@@ -60,7 +60,7 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 		fmt.Fprintf(ew, "| Severity | Property | Rule | Location | Message |\n|---|---|---|---|---|\n")
 		shown, more := limit(act, r.Limit)
 		for _, f := range shown {
-			fmt.Fprintf(ew, "| %s | %s | `%s` | `%s:%d` | %s |\n", f.Severity, f.Property, f.RuleID, f.File, f.Line, mdEscape(f.Message))
+			fmt.Fprintf(ew, "| %s | %s | `%s` | `%s:%d` | %s |\n", f.Severity, f.Property, f.RuleID, f.File, f.Line, MarkdownEscape(f.Message))
 		}
 		if more > 0 {
 			fmt.Fprintf(ew, "\n… and %d more finding(s) in the full report.\n", more)
@@ -70,7 +70,7 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 		fmt.Fprintf(ew, "\n<details><summary>%d note(s) on workloads that are not the agent's sandbox</summary>\n\n", len(nts))
 		shown, more := limit(nts, r.Limit)
 		for _, f := range shown {
-			fmt.Fprintf(ew, "- `%s` `%s:%d` — %s\n", f.RuleID, f.File, f.Line, mdEscape(f.Message))
+			fmt.Fprintf(ew, "- `%s` `%s:%d` — %s\n", f.RuleID, f.File, f.Line, MarkdownEscape(f.Message))
 		}
 		if more > 0 {
 			fmt.Fprintf(ew, "- … and %d more\n", more)
@@ -81,7 +81,7 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 		fmt.Fprintf(ew, "\n<details><summary>%d waived or baselined</summary>\n\n", len(sup))
 		shown, more := limit(sup, r.Limit)
 		for _, f := range shown {
-			fmt.Fprintf(ew, "- `%s` `%s:%d` — %s: %s\n", f.RuleID, f.File, f.Line, f.Suppression.Kind, mdEscape(f.Suppression.Reason))
+			fmt.Fprintf(ew, "- `%s` `%s:%d` — %s: %s\n", f.RuleID, f.File, f.Line, f.Suppression.Kind, MarkdownEscape(f.Suppression.Reason))
 		}
 		if more > 0 {
 			fmt.Fprintf(ew, "- … and %d more\n", more)
@@ -89,17 +89,19 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 		fmt.Fprintf(ew, "\n</details>\n")
 	}
 	if s := skippedLine(r.Skipped); s != "" {
-		fmt.Fprintf(ew, "\n%s\n", mdEscape(s))
+		fmt.Fprintf(ew, "\n%s\n", MarkdownEscape(s))
 	}
 	if len(r.Errors) > 0 {
 		fmt.Fprintf(ew, "\n### Not audited (%d)\n\n", len(r.Errors))
 		for _, e := range r.Errors {
-			fmt.Fprintf(ew, "- `%s`: %s%s\n", e.File, mdEscape(e.Message), leaves(e.Properties))
+			fmt.Fprintf(ew, "- `%s`: %s%s\n", e.File, MarkdownEscape(e.Message), leaves(e.Properties))
 		}
 	}
 	return ew.err
 }
 
-func mdEscape(s string) string {
+// MarkdownEscape keeps a value from breaking the Markdown around it (table
+// pipes, line breaks, HTML).
+func MarkdownEscape(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;").Replace(s)
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -214,14 +215,20 @@ func newFleetReportCmd() *cobra.Command {
 		Short: "Report a stored run and what changed since the run before",
 		Long: `Report a stored fleet run (default: the latest): targets per verdict, pass rate per
 property, worst targets, most common rules, and against the run before it (or --against
-ID) each target's new and fixed findings and verdict changes.
+ID) each target's new and fixed findings and verdict changes. -f html writes one
+self-contained page (inline CSS and SVG charts of the verdicts and of each property's pass
+rate over the last 14 runs; no JavaScript): fleet report -f html > fleet.html
 
 Exit status: 0, 1 with --fail-on-regression when a target got worse (a new finding, a
 worse verdict, a target that now fails to audit), 2 when the store or run cannot be read.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if format != "table" && format != "json" {
-				return usageError("--format must be table or json")
+			write := map[string]func(*fleet.Report, io.Writer) error{
+				"table": (*fleet.Report).WriteTable, "json": (*fleet.Report).WriteJSON,
+				"markdown": (*fleet.Report).WriteMarkdown, "html": (*fleet.Report).WriteHTML,
+			}[format]
+			if write == nil {
+				return usageError("--format must be table, json, markdown or html")
 			}
 			if !strings.Contains(store, "://") || strings.HasPrefix(store, "sqlite://") {
 				if _, err := os.Stat(strings.TrimPrefix(store, "sqlite://")); err != nil {
@@ -241,12 +248,7 @@ worse verdict, a target that now fails to audit), 2 when the store or run cannot
 			if err != nil {
 				return err
 			}
-			if format == "json" {
-				err = rep.WriteJSON(cmd.OutOrStdout())
-			} else {
-				err = rep.WriteTable(cmd.OutOrStdout())
-			}
-			if err != nil {
+			if err := write(rep, cmd.OutOrStdout()); err != nil {
 				return err
 			}
 			if failOnRegression && rep.Regressed() {
@@ -257,7 +259,7 @@ worse verdict, a target that now fails to audit), 2 when the store or run cannot
 	}
 	f := cmd.Flags()
 	storeFlag(f, &store)
-	f.StringVarP(&format, "format", "f", "table", "report format: table, json")
+	f.StringVarP(&format, "format", "f", "table", "report format: table, json, markdown, html (one self-contained page)")
 	f.Int64Var(&run, "run", 0, "the run to report (default: the latest)")
 	f.Int64Var(&against, "against", 0, "the run to compare with (default: the one before)")
 	f.BoolVar(&failOnRegression, "fail-on-regression", false, "exit 1 when a target got worse than in the run compared with")

@@ -25,7 +25,12 @@ type Report struct {
 	Rules    []RuleCount    `json:"common_rules"`
 	Changes  []Change       `json:"changes"`
 	Errors   []TargetLine   `json:"errors"`
+	// History is the posture of the last runs up to this one, oldest first.
+	History []RunPoint `json:"history"`
 }
+
+// historyRuns is how many runs the report's history holds.
+const historyRuns = 14
 
 // TargetLine is one target in a list.
 type TargetLine struct {
@@ -130,6 +135,9 @@ func Build(ctx context.Context, st *Store, run, against int64) (*Report, error) 
 			return nil, err
 		}
 		r.Changes = diff(old, res)
+	}
+	if r.History, err = st.History(ctx, cur.ID, historyRuns); err != nil {
+		return nil, err
 	}
 	return r, nil
 }

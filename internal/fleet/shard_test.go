@@ -149,6 +149,24 @@ func TestShards(t *testing.T) {
 				t.Errorf("run %+v, %v", runs[0], err)
 			}
 		}
+		// The history counted in the store agrees with each run's report.
+		runs, err := st.Runs(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hist, err := st.History(ctx, runs[0].ID, 14)
+		if err != nil || len(hist) != 4 {
+			t.Fatalf("history %+v, %v", hist, err)
+		}
+		for _, h := range hist {
+			rep, err := Build(ctx, st, h.Run, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(h.PassRate, rep.PassRate) || !reflect.DeepEqual(h.Verdicts, rep.Verdicts) {
+				t.Errorf("run %d: history %v %v, report %v %v", h.Run, h.PassRate, h.Verdicts, rep.PassRate, rep.Verdicts)
+			}
+		}
 		if _, err := Scan(ctx, ts[:20], st, Options{Run: RunSpec{Name: "nightly-3", Shards: 3}, Shard: 1}); err == nil || !strings.Contains(err.Error(), "another inventory") {
 			t.Errorf("joined with another inventory: %v", err)
 		}

@@ -17,6 +17,7 @@ import (
 	_ "modernc.org/sqlite"             // the pure-Go SQLite driver, "sqlite"
 
 	"github.com/sandbox-audit/sandbox-audit/reports"
+	"github.com/sandbox-audit/sandbox-audit/rules"
 )
 
 // Store keeps fleet runs: each run, each target's result (verdict, the four
@@ -514,6 +515,98 @@ func (s *Store) Results(ctx context.Context, run int64) (map[string]*Result, err
 		}
 		if r := out[t]; r != nil {
 			r.Findings = append(r.Findings, f)
+		}
+	}
+	return out, rows.Err()
+}
+
+// RunPoint is one run's posture, for the report's history.
+type RunPoint struct {
+	Run      int64          `json:"run"`
+	Started  string         `json:"started"`
+	Complete bool           `json:"complete"`
+	PassRate map[string]int `json:"pass_rate"` // percent of audited targets
+	Verdicts map[string]int `json:"verdicts"`  // "error": stopped by an error
+}
+
+// History is the posture of the n runs up to and including run, oldest
+// first, counted in the store (no findings are loaded).
+func (s *Store) History(ctx context.Context, run int64, n int) ([]RunPoint, error) {
+	rows, err := s.db.QueryContext(ctx, s.q("SELECT id, started, complete FROM runs WHERE id <= ? ORDER BY id DESC LIMIT ?"), run, n)
+	if err != nil {
+		return nil, err
+	}
+	var out []RunPoint
+	for rows.Next() {
+		p := RunPoint{PassRate: map[string]int{}, Verdicts: map[string]int{}}
+		if err := rows.Scan(&p.Run, &p.Started, &p.Complete); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	slices.Reverse(out)
+	if len(out) == 0 {
+		return out, nil
+	}
+	first := out[0].Run
+	idx := map[int64]*RunPoint{}
+	for i := range out {
+		idx[out[i].Run] = &out[i]
+	}
+	rows, err = s.db.QueryContext(ctx, s.q(`SELECT run, CASE WHEN error <> '' THEN 'error' ELSE verdict END, COUNT(*)
+		FROM results WHERE run >= ? AND run <= ? GROUP BY 1, 2`), first, run)
+	if err != nil {
+		return nil, err
+	}
+	audited := map[int64]int{}
+	for rows.Next() {
+		var id int64
+		var v string
+		var c int
+		if err := rows.Scan(&id, &v, &c); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if p := idx[id]; p != nil {
+			p.Verdicts[v] = c
+			if v != "error" {
+				audited[id] += c
+			}
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	// A run with audited targets has a rate for every property (0 when
+	// none passed); one whose every target failed to audit has none.
+	for i := range out {
+		if audited[out[i].Run] > 0 {
+			for _, p := range rules.Properties {
+				out[i].PassRate[p] = 0
+			}
+		}
+	}
+	rows, err = s.db.QueryContext(ctx, s.q(`SELECT run, property, COUNT(*) FROM properties
+		WHERE run >= ? AND run <= ? AND status = 'pass' GROUP BY run, property`), first, run)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var prop string
+		var c int
+		if err := rows.Scan(&id, &prop, &c); err != nil {
+			return nil, err
+		}
+		if p := idx[id]; p != nil && audited[id] > 0 {
+			p.PassRate[prop] = c * 100 / audited[id]
 		}
 	}
 	return out, rows.Err()
