@@ -40,12 +40,13 @@ An inventory (YAML):
       policy: policies/strict.yaml # else each target's own .sandbox-audit.yaml
     - git: https://github.com/org/agent-infra.git
       ref: main                    # branch, tag or commit (default: the remote's HEAD)
+    - docker: agent-7              # a container, through the Docker Engine API
 
 A git target is fetched shallow into --git-cache with your git setup's credentials
 (credential helper, GIT_ASKPASS, ssh keys; a URL holding a password is refused) and checked
 out with no configuration of yours, so the fetched tree cannot run a filter driver.`,
 	}
-	cmd.AddCommand(newFleetScanCmd(), newFleetReportCmd(), newFleetDiffCmd())
+	cmd.AddCommand(newFleetScanCmd(), newFleetIngestCmd(), newFleetReportCmd(), newFleetDiffCmd())
 	return cmd
 }
 
@@ -203,6 +204,54 @@ target could not be audited (its error is in the store and in fleet report).`,
 	f.IntVar(&concurrency, "concurrency", 0, "targets audited at once (default: one per core)")
 	f.DurationVar(&timeout, "timeout", 10*time.Minute, "time limit for one target (0: none)")
 	f.StringArrayVar(&ruleDirs, "rules", nil, "a directory of your own Rego rules, for every target (repeatable)")
+	return cmd
+}
+
+func newFleetIngestCmd() *cobra.Command {
+	var store, runName string
+	cmd := &cobra.Command{
+		Use:   "ingest FILE... [--store FILE] [--run-name NAME]",
+		Short: "Store JSON reports that sandboxes wrote of themselves (scan --live -f json) as one run",
+		Long: `Store the JSON reports that sandboxes produced of themselves (sandbox-audit scan --live
+-f json, run inside each) as one fleet run: one target per file, named by the file name
+without .json. A file that is not such a report is stored with its error and the others go
+on. The results are marked as ingested: a sandbox's report of itself is only as
+trustworthy as the sandbox, since an agent that controls it can write its own.
+
+Exit status: 0 every file stored as a report, 2 a file is not one (its error is in the
+store and in fleet report) or the store cannot be written.`,
+		Example: `  # inside each sandbox
+  sandbox-audit scan --live -f json -o /reports/$(hostname).json
+  # then, where the reports were collected
+  sandbox-audit fleet ingest --store history.db /reports/*.json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, files []string) error {
+			st, err := fleet.OpenStore(cmd.Context(), store)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			sum, err := fleet.Ingest(cmd.Context(), files, st, fleet.Options{Run: fleet.RunSpec{Name: runName}})
+			if errors.Is(err, fleet.ErrInventory) || errors.Is(err, fleet.ErrRunMismatch) {
+				return usageError("%v", err)
+			}
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "fleet run %d: %d reports stored in %s", sum.Run, sum.Stored, fleet.RedactStore(store))
+			if sum.Skipped > 0 {
+				fmt.Fprintf(cmd.OutOrStdout(), " (%d already stored)", sum.Skipped)
+			}
+			if sum.Failed > 0 {
+				fmt.Fprintf(cmd.OutOrStdout(), ", %d are not reports (see fleet report)\n", sum.Failed)
+				return fmt.Errorf("%d of %d files are not sandbox-audit JSON reports", sum.Failed, sum.Targets)
+			}
+			fmt.Fprintln(cmd.OutOrStdout())
+			return nil
+		},
+	}
+	storeFlag(cmd.Flags(), &store)
+	cmd.Flags().StringVar(&runName, "run-name", "", "join (or start) the run of this name; files already stored in it are skipped")
 	return cmd
 }
 

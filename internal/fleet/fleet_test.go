@@ -50,6 +50,11 @@ func TestParseInventory(t *testing.T) {
 		{"version: 1\ntargets:\n  - path: '[a'\n", "line 3: path is not a valid glob"},
 		{"version: 1\ntargets:\n  - path: a\n---\nversion: 1\n", "a second YAML document"},
 		{"version: 1\ntargets: ghp_0123456789abcdefghijklmnopqrstuvwxyz\n", "line 2"},
+		{"version: 1\ntargets:\n  - docker: agent-7\n  - docker: 3f2a9c\n", ""},
+		{"version: 1\ntargets:\n  - docker: 'a b'\n", "line 3: docker is not a container name"},
+		{"version: 1\ntargets:\n  - docker: x\n    path: y\n", "more than one of path, git and docker"},
+		{"version: 1\ntargets:\n  - git: https://example.com/r.git\n    path: y\n", "more than one of path, git and docker"},
+		{"version: 1\ntargets:\n  - path: y\n    ref: main\n", "ref is for a git target"},
 	} {
 		_, err := ParseInventory("inv.yaml", []byte(tt.in))
 		if (err == nil) != (tt.err == "") || (err != nil && !strings.Contains(err.Error(), tt.err)) {
@@ -81,6 +86,10 @@ func TestExpand(t *testing.T) {
 		if _, err := inv.Expand(); err == nil {
 			t.Errorf("%+v: no error", bad)
 		}
+	}
+	ts, err = (&Inventory{Dir: root, Targets: []TargetDef{{Docker: "agent-7"}, {Name: "ci", Docker: "3f2a9c"}}}).Expand()
+	if err != nil || len(ts) != 2 || ts[0].ID != "ci" || ts[1].ID != "docker://agent-7" || ts[1].Docker != "agent-7" {
+		t.Errorf("docker targets %+v, %v", ts, err)
 	}
 	dup := &Inventory{Dir: root, Targets: []TargetDef{{Path: "repos/a"}, {Path: "repos/*"}}}
 	if _, err := dup.Expand(); err == nil || !strings.Contains(err.Error(), "listed twice") {

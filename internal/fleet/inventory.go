@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 
 	"go.yaml.in/yaml/v3"
@@ -35,6 +36,7 @@ const maxInventorySize = 4 << 20
 //	    path: ../platform
 //	  - git: https://github.com/org/agent-infra.git   # fetched, shallow, into the git cache
 //	    ref: main                                      # branch, tag or commit; default the remote's HEAD
+//	  - docker: agent-7                                # a container, read through the Docker Engine API
 type Inventory struct {
 	Version int         `yaml:"version"`
 	Targets []TargetDef `yaml:"targets"`
@@ -48,6 +50,7 @@ type TargetDef struct {
 	Path   string `yaml:"path"`
 	Git    string `yaml:"git"`
 	Ref    string `yaml:"ref"`
+	Docker string `yaml:"docker"`
 	Policy string `yaml:"policy"`
 	Line   int    `yaml:"-"`
 }
@@ -57,9 +60,12 @@ type Target struct {
 	// ID names the target in the store and across runs: the entry's name,
 	// else its path as written in the inventory (a glob's match, relative
 	// to the inventory's directory).
-	ID     string
-	Path   string // on disk ("" for a git target until it is fetched)
-	Git    *GitSource
+	ID   string
+	Path string // on disk ("" for a git target until it is fetched)
+	Git  *GitSource
+	// Docker names a container read through the Docker Engine API
+	// (DOCKER_HOST or the default socket).
+	Docker string
 	Policy string // "" : the target's own .sandbox-audit.yaml, if any
 }
 
@@ -108,10 +114,19 @@ func ParseInventory(name string, b []byte) (*Inventory, error) {
 		return nil, fmt.Errorf("%w %s: no targets", ErrInventory, name)
 	}
 	for i, t := range inv.Targets {
-		if t.Git != "" {
-			if t.Path != "" {
-				return nil, fmt.Errorf("%w %s: line %d: target %d has both path and git; give one", ErrInventory, name, t.Line, i+1)
+		if n := btoi(t.Path != "") + btoi(t.Git != "") + btoi(t.Docker != ""); n > 1 {
+			return nil, fmt.Errorf("%w %s: line %d: target %d has more than one of path, git and docker; give one", ErrInventory, name, t.Line, i+1)
+		}
+		if t.Docker != "" {
+			if !containerName.MatchString(t.Docker) {
+				return nil, fmt.Errorf("%w %s: line %d: docker is not a container name or id", ErrInventory, name, t.Line)
 			}
+			if t.Ref != "" {
+				return nil, fmt.Errorf("%w %s: line %d: ref is for a git target", ErrInventory, name, t.Line)
+			}
+			continue
+		}
+		if t.Git != "" {
 			if err := checkGit(t.Git, t.Ref); err != nil {
 				return nil, fmt.Errorf("%w %s: line %d: %v", ErrInventory, name, t.Line, err)
 			}
@@ -121,13 +136,23 @@ func ParseInventory(name string, b []byte) (*Inventory, error) {
 			return nil, fmt.Errorf("%w %s: line %d: ref is for a git target", ErrInventory, name, t.Line)
 		}
 		if t.Path == "" {
-			return nil, fmt.Errorf("%w %s: line %d: target %d has no path (or git)", ErrInventory, name, t.Line, i+1)
+			return nil, fmt.Errorf("%w %s: line %d: target %d has no path (nor git, nor docker)", ErrInventory, name, t.Line, i+1)
 		}
 		if _, err := filepath.Match(t.Path, ""); err != nil {
 			return nil, fmt.Errorf("%w %s: line %d: path is not a valid glob", ErrInventory, name, t.Line)
 		}
 	}
 	return inv, nil
+}
+
+// containerName is a Docker container name or id.
+var containerName = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Expand lists the inventory's targets: each path, or each directory a glob
@@ -142,16 +167,21 @@ func (inv *Inventory) Expand() ([]Target, error) {
 		if policy != "" && !filepath.IsAbs(policy) {
 			policy = filepath.Join(inv.Dir, policy)
 		}
-		if d.Git != "" {
-			id := d.Name
-			if id == "" {
-				id = gitID(d.Git, d.Ref)
+		if d.Git != "" || d.Docker != "" {
+			t := Target{ID: d.Name, Docker: d.Docker, Policy: policy}
+			if d.Git != "" {
+				t.Git = &GitSource{URL: d.Git, Ref: d.Ref}
 			}
-			if seen[id] {
-				return nil, fmt.Errorf("%w: line %d: target %s is listed twice", ErrInventory, d.Line, id)
+			if t.ID == "" && d.Git != "" {
+				t.ID = gitID(d.Git, d.Ref)
+			} else if t.ID == "" {
+				t.ID = "docker://" + d.Docker
 			}
-			seen[id] = true
-			out = append(out, Target{ID: id, Git: &GitSource{URL: d.Git, Ref: d.Ref}, Policy: policy})
+			if seen[t.ID] {
+				return nil, fmt.Errorf("%w: line %d: target %s is listed twice", ErrInventory, d.Line, t.ID)
+			}
+			seen[t.ID] = true
+			out = append(out, t)
 			continue
 		}
 		pattern := d.Path

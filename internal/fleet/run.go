@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/docker"
 	"github.com/sandbox-audit/sandbox-audit/internal/audit"
 	"github.com/sandbox-audit/sandbox-audit/policies"
 	"github.com/sandbox-audit/sandbox-audit/reports"
@@ -209,6 +210,10 @@ func auditOne(ctx context.Context, eng *audit.Engine, t Target, opt Options) (re
 	if err := cfg.CheckRuleIDs(eng.Set); err != nil {
 		return nil, rev, err
 	}
-	r, err := eng.Run(tctx, audit.Options{Path: path, Config: cfg, RuleDirs: opt.RuleDirs, Version: opt.Version, Now: opt.Now()})
+	ao := audit.Options{Path: path, Config: cfg, RuleDirs: opt.RuleDirs, Version: opt.Version, Now: opt.Now()}
+	if t.Docker != "" {
+		ao.Docker = &docker.Options{Names: []string{t.Docker}}
+	}
+	r, err := eng.Run(tctx, ao)
 	return r, rev, timedOut(err)
 }

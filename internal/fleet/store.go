@@ -126,7 +126,17 @@ var migrations = []migration{
 	// The commit a git target was audited at.
 	{sqlite: `ALTER TABLE results ADD COLUMN revision TEXT NOT NULL DEFAULT '';`,
 		postgres: `ALTER TABLE results ADD COLUMN revision TEXT NOT NULL DEFAULT '';`},
+	// Where a result came from: audited by the run, or ingested, the
+	// sandbox's report of itself.
+	{sqlite: `ALTER TABLE results ADD COLUMN source TEXT NOT NULL DEFAULT 'audit';`,
+		postgres: `ALTER TABLE results ADD COLUMN source TEXT NOT NULL DEFAULT 'audit';`},
 }
+
+// Result sources.
+const (
+	sourceAudit  = "audit"
+	sourceIngest = "ingest"
+)
 
 // OpenStore opens (creating it if need be) the store at url: a file path
 // or sqlite://PATH, or postgres://… (postgresql://…) for a PostgreSQL
@@ -361,6 +371,10 @@ func (s *Store) EndRun(ctx context.Context, run int64, finished time.Time) (comp
 // SaveResult stores one target's report, or the error that stopped it, in
 // one transaction.
 func (s *Store) SaveResult(ctx context.Context, run int64, target, rev string, rep *reports.Report, runErr error, took time.Duration) error {
+	return s.saveResult(ctx, run, target, rev, sourceAudit, rep, runErr, took)
+}
+
+func (s *Store) saveResult(ctx context.Context, run int64, target, rev, source string, rep *reports.Report, runErr error, took time.Duration) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -371,13 +385,13 @@ func (s *Store) SaveResult(ctx context.Context, run int64, target, rev string, r
 		if runErr != nil {
 			msg = runErr.Error()
 		}
-		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO results (run, target, revision, error, duration_ms) VALUES (?, ?, ?, ?, ?)"), run, target, rev, msg, took.Milliseconds()); err != nil {
+		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO results (run, target, revision, source, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?)"), run, target, rev, source, msg, took.Milliseconds()); err != nil {
 			return err
 		}
 		return tx.Commit()
 	}
-	if _, err := tx.ExecContext(ctx, s.q("INSERT INTO results (run, target, revision, verdict, gate_passed, duration_ms) VALUES (?, ?, ?, ?, ?, ?)"),
-		run, target, rev, rep.Verdict, rep.Gate.Passed, took.Milliseconds()); err != nil {
+	if _, err := tx.ExecContext(ctx, s.q("INSERT INTO results (run, target, revision, source, verdict, gate_passed, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+		run, target, rev, source, rep.Verdict, rep.Gate.Passed, took.Milliseconds()); err != nil {
 		return err
 	}
 	for _, p := range rep.Properties.Each() {
@@ -437,6 +451,7 @@ func (s *Store) Runs(ctx context.Context) ([]Run, error) {
 type Result struct {
 	Target     string            `json:"target"`
 	Revision   string            `json:"revision,omitempty"` // a git target's commit
+	Source     string            `json:"source"`             // audit, or ingest: the sandbox's report of itself
 	Error      string            `json:"error,omitempty"`
 	Verdict    string            `json:"verdict,omitempty"`
 	GatePassed bool              `json:"gate_passed"`
@@ -466,13 +481,13 @@ type Finding struct {
 // Results loads every target's result of a run, by target.
 func (s *Store) Results(ctx context.Context, run int64) (map[string]*Result, error) {
 	out := map[string]*Result{}
-	rows, err := s.db.QueryContext(ctx, s.q("SELECT target, revision, error, verdict, gate_passed FROM results WHERE run = ?"), run)
+	rows, err := s.db.QueryContext(ctx, s.q("SELECT target, revision, source, error, verdict, gate_passed FROM results WHERE run = ?"), run)
 	if err != nil {
 		return nil, err
 	}
 	for rows.Next() {
 		r := &Result{Properties: map[string]Scored{}}
-		if err := rows.Scan(&r.Target, &r.Revision, &r.Error, &r.Verdict, &r.GatePassed); err != nil {
+		if err := rows.Scan(&r.Target, &r.Revision, &r.Source, &r.Error, &r.Verdict, &r.GatePassed); err != nil {
 			rows.Close()
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package runtimetest
 
 import (
+	"context"
 	"debug/elf"
 	"encoding/json"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors/live"
+	"github.com/sandbox-audit/sandbox-audit/internal/fleet"
 )
 
 // Fake credentials planted in the containers (never real): one in the
@@ -90,6 +92,7 @@ func TestLiveOnRealRuntimes(t *testing.T) {
 		skipOrFail(t, "runsc is not installed: the gVisor configuration cannot run")
 	}
 	var matrix []string
+	fleetStore := filepath.Join(t.TempDir(), "fleet.db")
 	for _, c := range configs {
 		t.Run(c.name, func(t *testing.T) {
 			create := map[string]any{
@@ -158,6 +161,15 @@ func TestLiveOnRealRuntimes(t *testing.T) {
 				t.Errorf("the token in /root/.git-credentials is not reported: %q", got["live-credential-exposed"])
 			}
 			outside := e.outside(t, bin, in.Name)
+			// The same two views through the fleet: the inside report
+			// ingested, the container audited as a docker: target.
+			ingested, scanned := e.fleetViews(t, bin, fleetStore, c.name, in.Name, stdout)
+			if a, b := strings.Join(keys(got), ","), strings.Join(ingested, ","); a != b {
+				t.Errorf("fleet ingest stored rules %s, the inside report has %s", b, a)
+			}
+			if a, b := strings.Join(keys(outside), ","), strings.Join(scanned, ","); a != b {
+				t.Errorf("fleet scan of docker:%s stored rules %s, scan docker:// found %s", in.Name, b, a)
+			}
 			// security-profile-disabled speaks for seccomp, AppArmor and
 			// SELinux (--pid host turns labelling off): only its seccomp
 			// findings are the inside rule's fact.
@@ -171,6 +183,62 @@ func TestLiveOnRealRuntimes(t *testing.T) {
 		})
 	}
 	t.Logf("configuration\tinspect\tisolation/network\tfindings inside\tfindings outside (docker://)\n%s", strings.Join(matrix, "\n"))
+}
+
+// fleetViews stores the container's inside report with fleet ingest and
+// audits the container as an inventory's docker: target with fleet scan,
+// and returns the rules each stored for it.
+func (e *engine) fleetViews(t *testing.T, bin, store, config, container string, inside []byte) (ingested, scanned []string) {
+	t.Helper()
+	dir := t.TempDir()
+	file := filepath.Join(dir, config+".json")
+	inv := filepath.Join(dir, "fleet.yaml")
+	if err := os.WriteFile(file, inside, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(inv, []byte("version: 1\ntargets:\n  - name: "+config+"\n    docker: "+strings.TrimPrefix(container, "/")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"fleet", "ingest", "--store", store, file}, {"fleet", "scan", "--store", store, "--inventory", inv}} {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "DOCKER_HOST=unix://"+e.sock)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+		for _, secret := range []string{envToken, fileToken} {
+			if strings.Contains(string(out), secret) {
+				t.Errorf("a planted token appears in the output of %v", args)
+			}
+		}
+	}
+	st, err := fleet.OpenStore(context.Background(), store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	runs, err := st.Runs(context.Background())
+	if err != nil || len(runs) < 2 {
+		t.Fatalf("runs %v, %v", runs, err)
+	}
+	rulesOf := func(run int64) []string {
+		res, err := st.Results(context.Background(), run)
+		if err != nil || res[config] == nil {
+			t.Fatalf("run %d: %v, %v", run, res, err)
+		}
+		if res[config].Error != "" {
+			t.Fatalf("run %d: %s", run, res[config].Error)
+		}
+		set := map[string][]string{}
+		for _, f := range res[config].Findings {
+			if strings.Contains(f.Message, envToken) || strings.Contains(f.Message, fileToken) {
+				t.Errorf("a planted token was stored")
+			}
+			set[f.Rule] = append(set[f.Rule], f.Message)
+		}
+		return keys(set)
+	}
+	return rulesOf(runs[1].ID), rulesOf(runs[0].ID)
 }
 
 // sameFact pairs each rule of the live audit with the rule that judges the
