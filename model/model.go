@@ -41,6 +41,7 @@ type Document struct {
 	GitConfigs      []GitConfig     `json:"git_configs"`
 	Credentials     []Credential    `json:"credentials"`
 	Live            *Live           `json:"live,omitempty"`
+	Repository      *Repository     `json:"repository,omitempty"`
 	Deps            *Deps           `json:"deps,omitempty"`
 	// AgentGroups lists, per Agent.Group, the indices in Agents of the
 	// settings files that merge together: one project's files plus the

@@ -25,3 +25,7 @@ checked contains "credentials" if live("credentials")
 checked contains "review" if c("workflows") + c("agents") > 0
 
 checked contains "review" if live("git")
+
+# The repository's rules on its default branch, read from GitHub, say what
+# a change needs to land.
+checked contains "review" if c("repository") > 0

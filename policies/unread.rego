@@ -43,6 +43,10 @@ speaks := {
 	"dockerfile": ["disposable", "credentials", "review"],
 	"mcp": ["network", "credentials", "review"],
 	"gitconfig": ["credentials"],
+	# a repository setting GitHub's API did not give the token
+	"github:review": ["review"],
+	"github:credentials": ["credentials"],
+	"github:network": ["network"],
 	# a firewall script restricts egress; its sudo grants are read from the
 	# Dockerfile and devcontainer, not from it
 	"firewall": ["network"],

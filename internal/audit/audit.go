@@ -10,12 +10,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
 	"github.com/sandbox-audit/sandbox-audit/collectors/deps"
+	"github.com/sandbox-audit/sandbox-audit/collectors/github"
 	"github.com/sandbox-audit/sandbox-audit/collectors/live"
 	"github.com/sandbox-audit/sandbox-audit/collectors/registry"
 	"github.com/sandbox-audit/sandbox-audit/collectors/roles"
@@ -28,10 +30,13 @@ import (
 
 // Options is one audit's settings, validated by the CLI.
 type Options struct {
-	Path          string          // config tree to scan ("" with Live only)
-	Docker        *docker.Options // running containers to read through the Engine API (nil: none)
-	Live          *live.Options   // audit the running environment too (nil: no)
-	Deps          *deps.Options   // scan the dependency change too (nil: no)
+	Path   string          // config tree to scan ("" with Live only)
+	Docker *docker.Options // running containers to read through the Engine API (nil: none)
+	// GitHub reads the repository's settings through GitHub's API (nil:
+	// none); without Path, its configuration files are fetched too.
+	GitHub        *github.Options
+	Live          *live.Options // audit the running environment too (nil: no)
+	Deps          *deps.Options // scan the dependency change too (nil: no)
 	Config        *policies.Config
 	RuleDirs      []string
 	FailOn        string // overrides the policy file when set
@@ -120,7 +125,7 @@ var Everything = Scope{Config: true, Live: true, Deps: true, EveryRule: true}
 
 // ScopeOf is the scope of one audit's options.
 func ScopeOf(opt Options) Scope {
-	return Scope{Config: opt.Path != "" || opt.Docker != nil, Live: opt.Live != nil, Deps: opt.Deps != nil}
+	return Scope{Config: opt.Path != "" || opt.Docker != nil || opt.GitHub != nil, Live: opt.Live != nil, Deps: opt.Deps != nil}
 }
 
 func (sc Scope) absent(areas []string) []string {
@@ -197,14 +202,59 @@ func Collect(ctx context.Context, opt Options) (*Collected, error) {
 		cfg = &policies.Config{Version: 1}
 	}
 	c := &Collected{Doc: &model.Document{}, Targets: []string{}}
+	var repo *model.Repository
+	fetched := "" // the target's name when its files came from the API
+	if opt.GitHub != nil {
+		g := *opt.GitHub
+		if opt.Path == "" {
+			// No checkout: the default branch's configuration files are
+			// fetched and audited as one.
+			dir, err := os.MkdirTemp("", "sandbox-audit-github-")
+			if err != nil {
+				return nil, err
+			}
+			defer os.RemoveAll(dir)
+			g.Files = dir
+			g.Match = func(p string) bool {
+				for _, col := range registry.All() {
+					if col.Match(p) {
+						return true
+					}
+				}
+				return false
+			}
+		}
+		r, es, err := github.Collect(ctx, g)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+		}
+		repo = r
+		c.Errors = append(c.Errors, es...)
+		if opt.Path == "" {
+			opt.Path = g.Files
+			fetched = "github:" + g.Owner + "/" + g.Repo
+		}
+	}
 	if opt.Path != "" {
 		exclude := append(append([]string{}, cfg.Exclude...), opt.Exclude...)
 		d, es, err := collectors.Scan(ctx, opt.Path, collectors.Options{Exclude: exclude, Collectors: registry.All()})
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrUsage, err)
 		}
-		c.Doc, c.Errors = d, es
-		c.Targets = append(c.Targets, filepath.ToSlash(opt.Path))
+		c.Doc, c.Errors = d, append(c.Errors, es...)
+		if fetched != "" {
+			c.Targets = append(c.Targets, fetched)
+		} else {
+			c.Targets = append(c.Targets, filepath.ToSlash(opt.Path))
+		}
+	}
+	if repo != nil {
+		root := opt.Path
+		if dir, _, err := collectors.ResolveTarget(root, registry.All()); err == nil {
+			root = dir
+		}
+		repo.CodeOwners = github.CodeOwners(ctx, root, guardrails(c.Doc))
+		c.Doc.Repository = repo
 	}
 	if opt.Docker != nil {
 		ws, creds, err := docker.Collect(ctx, *opt.Docker)
@@ -255,6 +305,21 @@ func Collect(ctx context.Context, opt Options) (*Collected, error) {
 		c.Errors[i].Message = secrets.Redact(c.Errors[i].Message)
 	}
 	return c, nil
+}
+
+// guardrails are the files of the scan that steer the agent or its
+// sandbox: workflows, agent settings, MCP configs, devcontainers. An agent
+// that may change them unreviewed changes its own limits.
+func guardrails(d *model.Document) []string {
+	var out []string
+	for _, f := range d.Files {
+		switch f.Kind {
+		case "workflows", "claude", "codex", "gemini", "cursor", "mcp", "devcontainer":
+			out = append(out, f.Path)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Judge evaluates the rules and the scoring policy over collected facts.
@@ -396,7 +461,17 @@ func counts(d *model.Document) map[string]int {
 		"files": files, "workloads": judged, "images": len(d.Images),
 		"agents": settingsAgents(d), "mcp_servers": len(d.MCPServers), "workflows": len(d.Workflows),
 		"git_configs": len(d.GitConfigs), "credentials": len(d.Credentials),
+		"repository": repositoryFacts(d),
 	}
+}
+
+// repositoryFacts is 1 when the repository's review rules were read: they
+// are evidence for Reviewed output.
+func repositoryFacts(d *model.Document) int {
+	if d.Repository != nil && d.Repository.Review != nil {
+		return 1
+	}
+	return 0
 }
 
 // settingsAgents counts the agents whose settings files were read. An agent

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"github.com/sandbox-audit/sandbox-audit/collectors/docker"
+	"github.com/sandbox-audit/sandbox-audit/collectors/github"
 	"io"
 	"os"
 	"path/filepath"
@@ -53,6 +54,8 @@ type scanOptions struct {
 	db       string
 
 	labels []string // with docker://: only containers with these labels
+	// github is OWNER/REPO: read its settings through GitHub's API.
+	github, githubURL string
 }
 
 func newScanCmd() *cobra.Command {
@@ -84,7 +87,7 @@ checked against its declaration (drift).
 					return usageError("scan takes at most one PATH and one docker:// target")
 				}
 			}
-			if path == "" && containers == "" && !o.live {
+			if path == "" && containers == "" && !o.live && o.github == "" {
 				path = "." // --live alone audits only the environment
 			}
 			return o.run(cmd, path, containers)
@@ -104,6 +107,8 @@ checked against its declaration (drift).
 	f.BoolVar(&o.noColor, "no-color", false, "disable colors (also NO_COLOR)")
 	f.BoolVar(&o.strict, "strict", false, "exit 2 when anything could not be audited (any errors[] entry: unreadable, unparseable, too large…); also strict: true in the policy file")
 	f.DurationVar(&o.ruleTimeout, "rule-timeout", 0, "bound for each custom rule's evaluation; exceeding it exits 2 naming the rule (default 5s, or rule_timeout from the policy file)")
+	f.StringVar(&o.github, "github", "", "also read OWNER/REPO's settings from GitHub (branch rules, Actions settings, CODEOWNERS, the copilot environment) with $GITHUB_TOKEN or $GH_TOKEN; without PATH its configuration files are fetched too")
+	f.StringVar(&o.githubURL, "github-url", "", "GitHub Enterprise Server's API URL (https://HOST/api/v3/) for --github")
 	f.StringArrayVar(&o.labels, "label", nil, "with docker://: only containers with this label, KEY or KEY=VALUE (repeatable)")
 	f.BoolVar(&o.live, "live", false, "also audit the environment this process runs in (alone: only the environment)")
 	f.StringVar(&o.root, "root", "/", "with --live: the root filesystem to audit (a fixture root or a mounted image)")
@@ -197,8 +202,18 @@ func (o *scanOptions) run(cmd *cobra.Command, path, containers string) error {
 	if err != nil {
 		return err
 	}
+	var gho *github.Options
+	if o.github != "" {
+		owner, repo, err := github.ParseRepo(o.github)
+		if err != nil {
+			return usageError("--github: %v", err)
+		}
+		gho = &github.Options{Owner: owner, Repo: repo, APIURL: o.githubURL, Token: github.Token()}
+	} else if o.githubURL != "" {
+		return usageError("--github-url needs --github OWNER/REPO")
+	}
 	rep, err := audit.Audit(ctx, audit.Options{
-		Path: path, Docker: dk, Live: lo, Deps: o.depsOptions(path), Config: cfg, RuleDirs: o.ruleDirs, FailOn: o.failOn, Exclude: o.exclude,
+		GitHub: gho, Path: path, Docker: dk, Live: lo, Deps: o.depsOptions(path), Config: cfg, RuleDirs: o.ruleDirs, FailOn: o.failOn, Exclude: o.exclude,
 		Baseline: o.baseline, WriteBaseline: o.writeBaseline, Strict: o.strict, RuleTimeout: o.ruleTimeout,
 		Version: version.String(), Now: time.Now(), HelpBase: HelpBase,
 	})

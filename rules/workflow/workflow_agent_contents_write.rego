@@ -6,7 +6,9 @@
 #   ruleset does not protect — the default branch included — create tags and
 #   releases, and so publish unreviewed code. Agent actions that open pull
 #   requests need this scope; the protection must then come from rulesets on
-#   the branches that matter.
+#   the branches that matter. With scan --github, a default branch whose
+#   settings require a person's review that no bypass actor can skip quiets
+#   this rule (github-agent-can-merge-own-change judges the pair).
 # related_resources:
 #   - ref: https://docs.github.com/en/actions/security-for-github-actions/security-guides/automatic-token-authentication
 #     description: GitHub — GITHUB_TOKEN permissions
@@ -21,6 +23,7 @@
 #   remediation: Give the agent's job contents read where it only reviews or comments; where it must push a branch, protect the default and release branches with a ruleset requiring a reviewed pull request that the token cannot bypass, or let a GitHub App token limited to the agent's branch prefix do the push.
 package rules.workflow_agent_contents_write
 
+import data.lib.github
 import data.lib.sa
 import data.lib.workflow
 
@@ -29,5 +32,6 @@ deny contains f if {
 	some j in workflow.jobs(w)
 	workflow.agent_job(w, j)
 	"contents" in object.get(j, "effective_write", [])
+	not github.reviewed_default
 	f := sa.finding(rego.metadata.chain(), workflow.perm_loc(w, j), sprintf("%s runs an agent with a token that can write contents: it can push to any unprotected branch, the default branch included", [workflow.job_label(w, j)]))
 }

@@ -47,3 +47,10 @@ test_read_only_quiet if {
 test_empty_input_quiet if {
 	count(workflow_agent_contents_write.deny) == 0 with input as {}
 }
+
+test_reviewed_default_branch_quiet if {
+	j := {"id": "claude", "file": wf, "line": 9, "runs_agent": true, "effective_write": ["contents"]}
+	repo := {"owner": "o", "name": "r", "default_branch": "main", "file": "github/o/r", "line": 1, "review": {"requires_pull_request": true, "approvals": 1, "dismiss_stale": true, "bypass": [], "bypass_known": true}, "actions": {"can_approve_pull_requests": false}}
+	count(workflow_agent_contents_write.deny) == 0 with input as {"workflows": [{"name": "Claude", "file": wf, "line": 1, "runs_agent": true, "jobs": [j]}], "repository": repo}
+	count(workflow_agent_contents_write.deny) == 1 with input as {"workflows": [{"name": "Claude", "file": wf, "line": 1, "runs_agent": true, "jobs": [j]}], "repository": object.union(repo, {"review": object.union(repo.review, {"bypass_known": false})})}
+}

@@ -1,0 +1,498 @@
+// Package github reads, through GitHub's REST API, what a repository's
+// settings say about the agent's output: the rules a change needs to reach
+// the default branch (rulesets and branch protection), the Actions settings
+// (default GITHUB_TOKEN permissions, whether Actions may approve pull
+// requests, allowed actions), CODEOWNERS and the Copilot coding agent's
+// firewall variables. It asks for each fact with the least privilege that
+// gives it; a fact the token cannot read stays unknown and an errors[]
+// entry names the permission it needs.
+//
+// The token comes from the environment (GITHUB_TOKEN, GH_TOKEN) and is
+// only ever sent in the Authorization header to the API host given.
+package github
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	gh "github.com/google/go-github/v89/github"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// Options say which repository to read and how.
+type Options struct {
+	Owner, Repo string
+	// APIURL is the REST API's base: "" for api.github.com, else GitHub
+	// Enterprise Server's (https://HOST/api/v3/).
+	APIURL string
+	Token  string
+	// Client carries the requests ("" : a client with a 30 s timeout that
+	// waits out rate limits, see transport).
+	Client *http.Client
+	// Files, when set, fetches the repository's configuration files (the
+	// ones a collector reads) into that directory, to audit them as a
+	// checkout: scan --github without a local checkout.
+	Files string
+	// Match says which repository paths to fetch.
+	Match func(path string) bool
+}
+
+// ErrRepository marks a repository that cannot be read at all (not found,
+// not visible to the token): nothing to audit, exit 2.
+var ErrRepository = errors.New("github")
+
+// Kinds of the errors[] entries: which property a fact that could not be
+// read leaves unknown (policies/unread.rego).
+const (
+	KindReview      = "github:review"
+	KindCredentials = "github:credentials"
+	KindNetwork     = "github:network"
+)
+
+// maxFiles and maxFileSize bound what Files fetches.
+const (
+	maxFiles    = 400
+	maxFileSize = 1 << 20
+)
+
+// ParseRepo splits OWNER/REPO.
+func ParseRepo(s string) (owner, repo string, err error) {
+	owner, repo, ok := strings.Cut(strings.TrimSuffix(s, ".git"), "/")
+	if !ok || owner == "" || repo == "" || strings.Contains(repo, "/") || !validName(owner) || !validName(repo) {
+		return "", "", fmt.Errorf("%w: %q is not OWNER/REPO", ErrRepository, s)
+	}
+	return owner, repo, nil
+}
+
+func validName(s string) bool {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return false
+		}
+	}
+	return s != "." && s != ".."
+}
+
+// Token is the token from the environment: GITHUB_TOKEN, else GH_TOKEN.
+func Token() string {
+	if t := os.Getenv("GITHUB_TOKEN"); t != "" {
+		return t
+	}
+	return os.Getenv("GH_TOKEN")
+}
+
+type reader struct {
+	c          *gh.Client
+	owner, rep string
+	loc        model.Loc
+	errs       []model.Error
+}
+
+// unread records a fact the token could not read.
+func (r *reader) unread(kind, fact, permission string, err error) {
+	why := "the token may not read it"
+	var ge *gh.ErrorResponse
+	if errors.As(err, &ge) && ge.Response != nil {
+		why = fmt.Sprintf("GitHub answered %d", ge.Response.StatusCode)
+	} else if err != nil {
+		why = shortErr(err)
+	}
+	r.errs = append(r.errs, model.Error{File: r.loc.File, Line: 1, Kind: kind,
+		Message: fmt.Sprintf("github: %s not read (%s): it needs %s", fact, why, permission)})
+}
+
+func status(err error) int {
+	var ge *gh.ErrorResponse
+	if errors.As(err, &ge) && ge.Response != nil {
+		return ge.Response.StatusCode
+	}
+	return 0
+}
+
+// Collect reads the repository's settings. It fails only when the
+// repository itself cannot be read; every other fact that cannot be read
+// is an errors[] entry.
+func Collect(ctx context.Context, opt Options) (*model.Repository, []model.Error, error) {
+	hc := opt.Client
+	if hc == nil {
+		hc = &http.Client{Timeout: 30 * time.Second, Transport: &transport{base: http.DefaultTransport}}
+	}
+	// The transport waits out rate limits; the client's own check would
+	// refuse requests the transport would wait for.
+	copts := []gh.ClientOptionsFunc{gh.WithHTTPClient(hc), gh.WithDisableRateLimitCheck(), gh.WithUserAgent("sandbox-audit")}
+	if opt.Token != "" {
+		copts = append(copts, gh.WithAuthToken(opt.Token))
+	}
+	if opt.APIURL != "" {
+		u, err := url.Parse(strings.TrimSuffix(opt.APIURL, "/") + "/")
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return nil, nil, fmt.Errorf("%w: --github-url %q is not an API URL (https://HOST/api/v3/)", ErrRepository, opt.APIURL)
+		}
+		base := u.String()
+		copts = append(copts, gh.WithURLs(&base, &base))
+	}
+	c, err := gh.NewClient(copts...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", ErrRepository, err)
+	}
+	r := &reader{c: c, owner: opt.Owner, rep: opt.Repo, loc: model.Loc{File: "github/" + opt.Owner + "/" + opt.Repo, Line: 1}}
+	repo, _, err := c.Repositories.Get(ctx, opt.Owner, opt.Repo)
+	if err != nil {
+		if s := status(err); s == 404 || s == 403 || s == 401 {
+			return nil, nil, fmt.Errorf("%w: repository %s/%s not found, or not visible to the token (GitHub answered %d; a private repository needs a token that can read it)", ErrRepository, opt.Owner, opt.Repo, s)
+		}
+		return nil, nil, fmt.Errorf("%w: repository %s/%s: %s", ErrRepository, opt.Owner, opt.Repo, shortErr(err))
+	}
+	out := &model.Repository{Loc: r.loc, Owner: opt.Owner, Name: opt.Repo, DefaultBranch: repo.GetDefaultBranch(), Private: repo.GetPrivate()}
+	out.Review = r.review(ctx, out.DefaultBranch)
+	out.Actions = r.actions(ctx)
+	out.Copilot = r.copilot(ctx)
+	if opt.Files != "" {
+		if err := r.fetchFiles(ctx, out.DefaultBranch, opt.Files, opt.Match); err != nil {
+			r.errs = append(r.errs, model.Error{File: r.loc.File, Line: 1, Kind: model.KindUnknown,
+				Message: "github: the repository's files were not read: " + shortErr(err) + " (they need Contents: read)"})
+		}
+	}
+	return out, r.errs, nil
+}
+
+// review merges the rules in force on the branch: rulesets (readable with
+// read access; their bypass lists need more) and classic protection
+// (Administration: read).
+func (r *reader) review(ctx context.Context, branch string) *model.BranchReview {
+	rv := &model.BranchReview{Bypass: []string{}, BypassKnown: true, Sources: []string{}}
+	rulesets := map[int64]string{}
+	opts := &gh.ListOptions{PerPage: 100}
+	for {
+		rules, resp, err := r.c.Repositories.ListRulesForBranch(ctx, r.owner, r.rep, branch, opts)
+		if err != nil {
+			r.unread(KindReview, "the rules of branch "+branch, "read access (Metadata: read)", err)
+			return nil
+		}
+		if rules != nil {
+			for _, pr := range rules.PullRequest {
+				rv.RequiresPullRequest = true
+				p := pr.Parameters
+				rv.Approvals = max(rv.Approvals, p.RequiredApprovingReviewCount)
+				rv.DismissStale = rv.DismissStale || p.DismissStaleReviewsOnPush
+				rv.CodeOwnerReview = rv.CodeOwnerReview || p.RequireCodeOwnerReview
+				rv.LastPushApproval = rv.LastPushApproval || p.RequireLastPushApproval
+				rulesets[pr.RulesetID] = pr.RulesetSource
+			}
+		}
+		if resp == nil || resp.NextPage == 0 {
+			break
+		}
+		opts.Page = resp.NextPage
+	}
+	ids := make([]int64, 0, len(rulesets))
+	for id := range rulesets {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	for _, id := range ids {
+		rs, _, err := r.c.Repositories.GetRuleset(ctx, r.owner, r.rep, id, true)
+		if err != nil || rs.BypassActors == nil {
+			// The list is shown only to those who may edit the ruleset.
+			rv.BypassKnown = false
+			rv.Sources = append(rv.Sources, fmt.Sprintf("ruleset %d", id))
+			continue
+		}
+		rv.Sources = append(rv.Sources, fmt.Sprintf("ruleset %q (%d)", rs.Name, id))
+		for _, a := range rs.BypassActors {
+			actor := ""
+			if t := a.GetActorType(); t != nil {
+				actor = string(*t)
+			}
+			if a.ActorID != nil {
+				actor += fmt.Sprintf(" %d", a.GetActorID())
+			}
+			if m := a.GetBypassMode(); m != nil && *m != "" && *m != "always" {
+				actor += " (" + string(*m) + ")"
+			}
+			rv.Bypass = append(rv.Bypass, actor)
+		}
+	}
+	b, _, err := r.c.Repositories.GetBranch(ctx, r.owner, r.rep, branch, 1)
+	if err != nil {
+		r.unread(KindReview, "branch "+branch, "read access (Contents: read)", err)
+		return nil
+	}
+	if !b.GetProtected() {
+		return rv
+	}
+	p, _, err := r.c.Repositories.GetBranchProtection(ctx, r.owner, r.rep, branch)
+	switch {
+	case err == nil:
+		rv.Sources = append(rv.Sources, "branch protection")
+		if pr := p.GetRequiredPullRequestReviews(); pr != nil {
+			rv.RequiresPullRequest = true
+			rv.Approvals = max(rv.Approvals, pr.RequiredApprovingReviewCount)
+			rv.DismissStale = rv.DismissStale || pr.DismissStaleReviews
+			rv.CodeOwnerReview = rv.CodeOwnerReview || pr.RequireCodeOwnerReviews
+			rv.LastPushApproval = rv.LastPushApproval || pr.RequireLastPushApproval
+			if al := pr.BypassPullRequestAllowances; al != nil {
+				for _, a := range al.Apps {
+					rv.Bypass = append(rv.Bypass, "App "+a.GetSlug())
+				}
+				for _, u := range al.Users {
+					rv.Bypass = append(rv.Bypass, "User "+u.GetLogin())
+				}
+				for _, t := range al.Teams {
+					rv.Bypass = append(rv.Bypass, "Team "+t.GetSlug())
+				}
+			}
+		}
+		if !p.GetEnforceAdmins().Enabled {
+			rv.Bypass = append(rv.Bypass, "RepositoryRole admin (branch protection not enforced for admins)")
+		}
+	case status(err) == 404 && strings.Contains(err.Error(), "not protected"):
+		// protected through rulesets only
+	default:
+		// The branch is protected and the token may not see how: what it
+		// requires is unknown, so nothing here may pass for it.
+		r.unread(KindReview, "the branch protection of "+branch, "Administration: read", err)
+		return nil
+	}
+	sort.Strings(rv.Bypass)
+	return rv
+}
+
+// actions reads the Actions settings (Administration: read).
+func (r *reader) actions(ctx context.Context) *model.ActionsSettings {
+	a := &model.ActionsSettings{}
+	wp, _, err := r.c.Repositories.GetDefaultWorkflowPermissions(ctx, r.owner, r.rep)
+	if err != nil {
+		r.unread(KindCredentials, "the default GITHUB_TOKEN permissions", "Administration: read", err)
+		r.unread(KindReview, "whether Actions may approve pull requests", "Administration: read", err)
+	} else {
+		a.DefaultPermissions = wp.GetDefaultWorkflowPermissions()
+		a.CanApprovePRs = wp.CanApprovePullRequestReviews
+	}
+	ap, _, err := r.c.Repositories.GetActionsPermissions(ctx, r.owner, r.rep)
+	if err != nil {
+		r.unread(KindReview, "the allowed actions", "Administration: read", err)
+	} else {
+		a.AllowedActions = ap.GetAllowedActions()
+		a.SHAPinningRequired = ap.SHAPinningRequired
+	}
+	if a.DefaultPermissions == "" && a.AllowedActions == "" {
+		return nil
+	}
+	return a
+}
+
+// copilot reads the copilot environment's firewall variables (Environments:
+// read). No such environment: the firewall's defaults.
+func (r *reader) copilot(ctx context.Context) *model.CopilotEnvironment {
+	_, _, err := r.c.Repositories.GetEnvironment(ctx, r.owner, r.rep, "copilot")
+	if status(err) == 404 {
+		return nil
+	}
+	if err != nil {
+		r.unread(KindNetwork, "the copilot environment", "Environments: read", err)
+		return nil
+	}
+	env := &model.CopilotEnvironment{FirewallEnabled: true, AllowList: []string{}}
+	opts := &gh.ListOptions{PerPage: 30}
+	for {
+		vs, resp, err := r.c.Actions.ListEnvVariables(ctx, r.owner, r.rep, "copilot", opts)
+		if err != nil {
+			r.unread(KindNetwork, "the copilot environment's variables", "Environments: read (Variables: read)", err)
+			return nil
+		}
+		for _, v := range vs.Variables {
+			switch strings.ToUpper(v.Name) {
+			case "COPILOT_AGENT_FIREWALL_ENABLED":
+				env.FirewallEnabled = !strings.EqualFold(strings.TrimSpace(v.Value), "false")
+			case "COPILOT_AGENT_FIREWALL_ALLOW_LIST_ADDITIONS":
+				for _, h := range strings.FieldsFunc(v.Value, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' }) {
+					env.AllowList = append(env.AllowList, h)
+				}
+			}
+		}
+		if resp == nil || resp.NextPage == 0 {
+			break
+		}
+		opts.Page = resp.NextPage
+	}
+	return env
+}
+
+// fetchFiles writes the default branch's configuration files (those match
+// accepts) under dir, as a shallow checkout would: the tree in one request,
+// each file as a raw blob.
+func (r *reader) fetchFiles(ctx context.Context, branch, dir string, match func(string) bool) error {
+	tree, _, err := r.c.Git.GetTree(ctx, r.owner, r.rep, branch, true)
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, e := range tree.Entries {
+		p := e.GetPath()
+		if e.GetType() != "blob" || e.GetMode() == "120000" || e.GetSize() > maxFileSize || skipped(p) {
+			continue
+		}
+		if !match(p) && !isCodeOwners(p) {
+			continue
+		}
+		if n++; n > maxFiles {
+			return fmt.Errorf("more than %d configuration files; audit a checkout instead", maxFiles)
+		}
+		b, _, err := r.c.Git.GetBlobRaw(ctx, r.owner, r.rep, e.GetSHA())
+		if err != nil {
+			return err
+		}
+		abs := filepath.Join(dir, filepath.FromSlash(p))
+		if !strings.HasPrefix(abs, filepath.Clean(dir)+string(filepath.Separator)) {
+			continue // a path that leaves the directory is no file of ours
+		}
+		if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+			return err
+		}
+		if err := os.WriteFile(abs, b, 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func skipped(p string) bool {
+	for _, seg := range strings.Split(p, "/") {
+		switch seg {
+		case "node_modules", "vendor", ".git", "..", "":
+			return true
+		}
+	}
+	return false
+}
+
+// codeOwnersFiles are where GitHub looks for CODEOWNERS, in its order.
+var codeOwnersFiles = []string{".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"}
+
+func isCodeOwners(p string) bool {
+	for _, f := range codeOwnersFiles {
+		if p == f {
+			return true
+		}
+	}
+	return false
+}
+
+// CodeOwners reads the CODEOWNERS file under root (the first GitHub would
+// use) and lists the guardrail files that no rule of it covers.
+func CodeOwners(ctx context.Context, root string, guardrails []string) *model.CodeOwners {
+	co := &model.CodeOwners{Unowned: []string{}}
+	var rules []string
+	for _, f := range codeOwnersFiles {
+		b, err := collectors.ReadFile(ctx, filepath.Join(root, filepath.FromSlash(f)), maxFileSize)
+		if err != nil {
+			continue
+		}
+		co.Found, co.File = true, f
+		for _, line := range strings.Split(string(b), "\n") {
+			line = strings.TrimSpace(line)
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			fields := strings.Fields(line)
+			if len(fields) < 2 {
+				// A pattern with no owner takes ownership away.
+				rules = append(rules, "!"+fields[0])
+				continue
+			}
+			rules = append(rules, fields[0])
+		}
+		break
+	}
+	if !co.Found {
+		// No file: nothing has an owner.
+		co.Unowned = append(co.Unowned, guardrails...)
+		sort.Strings(co.Unowned)
+		return co
+	}
+	for _, g := range guardrails {
+		owned := false
+		for _, p := range rules { // the last matching pattern wins
+			neg := strings.HasPrefix(p, "!")
+			if ownerMatch(strings.TrimPrefix(p, "!"), g) {
+				owned = !neg
+			}
+		}
+		if !owned {
+			co.Unowned = append(co.Unowned, g)
+		}
+	}
+	sort.Strings(co.Unowned)
+	return co
+}
+
+// ownerMatch is CODEOWNERS' gitignore-like matching of pattern to a
+// repository path: a leading / anchors at the root, a trailing / or a
+// directory matches everything below it, * does not cross /, ** does.
+func ownerMatch(pattern, p string) bool {
+	if pattern == "*" || pattern == "**" || pattern == "/**" {
+		return true
+	}
+	anchored := strings.HasPrefix(pattern, "/")
+	pattern = strings.TrimPrefix(pattern, "/")
+	dir := strings.HasSuffix(pattern, "/")
+	pattern = strings.TrimSuffix(pattern, "/")
+	if !anchored && !strings.Contains(pattern, "/") {
+		// A bare name matches at any depth: the file or a directory.
+		segs := strings.Split(p, "/")
+		for i, s := range segs {
+			if ok, _ := path.Match(pattern, s); ok && (!dir || i < len(segs)-1) {
+				return true
+			}
+		}
+		return false
+	}
+	segs := strings.Split(p, "/")
+	pats := strings.Split(pattern, "/")
+	return matchSegs(pats, segs, dir)
+}
+
+func matchSegs(pats, segs []string, dir bool) bool {
+	if len(pats) == 0 {
+		// The pattern is a directory above the path, or the path itself.
+		return len(segs) > 0 || !dir
+	}
+	if pats[0] == "**" {
+		for i := 0; i <= len(segs); i++ {
+			if matchSegs(pats[1:], segs[i:], dir) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(segs) == 0 {
+		return false
+	}
+	if ok, _ := path.Match(pats[0], segs[0]); !ok {
+		return false
+	}
+	if len(pats) == 1 && len(segs) == 1 {
+		return !dir
+	}
+	return matchSegs(pats[1:], segs[1:], dir)
+}
+
+func shortErr(err error) string {
+	s := err.Error()
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}

@@ -1,0 +1,238 @@
+package github
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sandbox-audit/sandbox-audit/internal/ghtest"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+const token = "ghp_T3stT0kenNeverPrinted0123456789abcd"
+
+// Repositories of the fake API, after GitHub's REST documentation.
+var (
+	insecure = &ghtest.Repo{
+		RulePages:           []string{`[]`},
+		WorkflowPermissions: `{"default_workflow_permissions": "write", "can_approve_pull_request_reviews": true}`,
+		ActionsPermissions:  `{"enabled": true, "allowed_actions": "all"}`,
+		CopilotVariables:    map[string]string{"COPILOT_AGENT_FIREWALL_ENABLED": "false"},
+	}
+	hardened = &ghtest.Repo{
+		RulePages: []string{
+			`[{"type": "deletion", "ruleset_source_type": "Repository", "ruleset_source": "o/hardened", "ruleset_id": 5}]`,
+			`[{"type": "pull_request", "ruleset_source_type": "Repository", "ruleset_source": "o/hardened", "ruleset_id": 5,
+			   "parameters": {"required_approving_review_count": 2, "dismiss_stale_reviews_on_push": true, "require_code_owner_review": true,
+			                  "require_last_push_approval": true, "required_review_thread_resolution": false}}]`,
+		},
+		Rulesets:            map[int64]string{5: `{"id": 5, "name": "protect main", "target": "branch", "source_type": "Repository", "source": "o/hardened", "enforcement": "active", "bypass_actors": []}`},
+		WorkflowPermissions: `{"default_workflow_permissions": "read", "can_approve_pull_request_reviews": false}`,
+		ActionsPermissions:  `{"enabled": true, "allowed_actions": "selected", "sha_pinning_required": true}`,
+	}
+	bypassed = &ghtest.Repo{
+		RulePages: []string{`[{"type": "pull_request", "ruleset_source_type": "Repository", "ruleset_source": "o/bypassed", "ruleset_id": 9,
+			"parameters": {"required_approving_review_count": 1, "dismiss_stale_reviews_on_push": true, "require_code_owner_review": false, "require_last_push_approval": false, "required_review_thread_resolution": false}}]`},
+		Rulesets:            map[int64]string{9: `{"id": 9, "name": "main", "target": "branch", "enforcement": "active", "bypass_actors": [{"actor_id": 15368, "actor_type": "Integration", "bypass_mode": "always"}]}`},
+		WorkflowPermissions: `{"default_workflow_permissions": "read", "can_approve_pull_request_reviews": false}`,
+		ActionsPermissions:  `{"enabled": true, "allowed_actions": "all"}`,
+	}
+	// noAdmin: a token with read access only: the branch is protected, and
+	// its protection, the ruleset's bypass list and the Actions settings
+	// are not readable.
+	noAdmin = &ghtest.Repo{
+		RulePages:        []string{`[{"type": "pull_request", "ruleset_source_type": "Repository", "ruleset_source": "o/noadmin", "ruleset_id": 3, "parameters": {"required_approving_review_count": 1, "dismiss_stale_reviews_on_push": false, "require_code_owner_review": false, "require_last_push_approval": false, "required_review_thread_resolution": false}}]`},
+		Rulesets:         map[int64]string{3: `{"id": 3, "name": "main", "target": "branch", "enforcement": "active"}`},
+		Protected:        true,
+		ProtectionStatus: 403,
+		SettingsStatus:   403,
+	}
+	classic = &ghtest.Repo{
+		Protected: true,
+		Protection: `{"required_pull_request_reviews": {"dismiss_stale_reviews": false, "require_code_owner_reviews": false, "required_approving_review_count": 1,
+			"require_last_push_approval": false, "bypass_pull_request_allowances": {"users": [], "teams": [], "apps": [{"slug": "release-bot"}]}},
+			"enforce_admins": {"enabled": false}}`,
+		WorkflowPermissions: `{"default_workflow_permissions": "read", "can_approve_pull_request_reviews": false}`,
+		ActionsPermissions:  `{"enabled": true, "allowed_actions": "local_only"}`,
+	}
+)
+
+func server(t *testing.T) *ghtest.Server {
+	return ghtest.New(t, token, map[string]*ghtest.Repo{
+		"o/insecure": insecure, "o/hardened": hardened, "o/bypassed": bypassed, "o/noadmin": noAdmin, "o/classic": classic,
+	})
+}
+
+func collect(t *testing.T, s *ghtest.Server, repo string, client *http.Client) (*model.Repository, []model.Error, error) {
+	t.Helper()
+	return Collect(context.Background(), Options{Owner: "o", Repo: repo, APIURL: s.APIURL(), Token: token, Client: client})
+}
+
+func TestCollect(t *testing.T) {
+	s := server(t)
+	r, errs, err := collect(t, s, "insecure", nil)
+	if err != nil || len(errs) > 0 {
+		t.Fatalf("insecure: %v, %v", err, errs)
+	}
+	if r.DefaultBranch != "main" || r.Review == nil || r.Review.RequiresPullRequest || r.Actions.DefaultPermissions != "write" || !*r.Actions.CanApprovePRs ||
+		r.Actions.AllowedActions != "all" || r.Copilot == nil || r.Copilot.FirewallEnabled {
+		t.Errorf("insecure: %+v %+v %+v %+v", r, r.Review, r.Actions, r.Copilot)
+	}
+
+	r, errs, err = collect(t, s, "hardened", nil)
+	if err != nil || len(errs) > 0 {
+		t.Fatalf("hardened: %v, %v", err, errs)
+	}
+	rv := r.Review
+	if !rv.RequiresPullRequest || rv.Approvals != 2 || !rv.DismissStale || !rv.CodeOwnerReview || !rv.LastPushApproval || !rv.BypassKnown || len(rv.Bypass) != 0 {
+		t.Errorf("hardened review (the pull request rule is on the second page): %+v", rv)
+	}
+	if r.Actions.DefaultPermissions != "read" || *r.Actions.CanApprovePRs || !*r.Actions.SHAPinningRequired || r.Copilot != nil {
+		t.Errorf("hardened: %+v %+v", r.Actions, r.Copilot)
+	}
+
+	r, _, _ = collect(t, s, "bypassed", nil)
+	if len(r.Review.Bypass) != 1 || r.Review.Bypass[0] != "Integration 15368" {
+		t.Errorf("bypass actors %v", r.Review.Bypass)
+	}
+
+	r, _, _ = collect(t, s, "classic", nil)
+	if !r.Review.RequiresPullRequest || r.Review.Approvals != 1 || strings.Join(r.Review.Bypass, ",") != "App release-bot,RepositoryRole admin (branch protection not enforced for admins)" {
+		t.Errorf("classic protection: %+v", r.Review)
+	}
+	if s.BadAuth > 0 {
+		t.Errorf("%d requests without the token", s.BadAuth)
+	}
+}
+
+// TestCollectWithoutAdmin: what a read-only token cannot see stays unknown
+// (nil), and each errors[] entry names the permission it needs — never a
+// pass.
+func TestCollectWithoutAdmin(t *testing.T) {
+	s := server(t)
+	r, errs, err := collect(t, s, "noadmin", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Review != nil || r.Actions != nil {
+		t.Errorf("unreadable facts were given values: review %+v, actions %+v", r.Review, r.Actions)
+	}
+	kinds := map[string]string{}
+	for _, e := range errs {
+		kinds[e.Kind] += e.Message + "\n"
+		if strings.Contains(e.Message, token) {
+			t.Error("the token is in an error")
+		}
+	}
+	if !strings.Contains(kinds[KindReview], "branch protection of main not read (GitHub answered 403): it needs Administration: read") {
+		t.Errorf("review errors: %q", kinds[KindReview])
+	}
+	if !strings.Contains(kinds[KindCredentials], "default GITHUB_TOKEN permissions") {
+		t.Errorf("credentials errors: %q", kinds[KindCredentials])
+	}
+}
+
+func TestCollectMissingRepository(t *testing.T) {
+	s := server(t)
+	_, _, err := collect(t, s, "private", nil)
+	if !errors.Is(err, ErrRepository) || !strings.Contains(err.Error(), "not found, or not visible to the token (GitHub answered 404") {
+		t.Errorf("a private repository the token cannot see: %v", err)
+	}
+}
+
+// TestSecondaryRateLimit: a 403 with Retry-After is waited out (the wait
+// it asked for) and the request sent again.
+func TestSecondaryRateLimit(t *testing.T) {
+	s := server(t)
+	s.LimitOnce = true
+	var waits []time.Duration
+	client := &http.Client{Transport: &transport{base: http.DefaultTransport, sleep: func(_ *http.Request, d time.Duration) bool {
+		waits = append(waits, d)
+		return true
+	}}}
+	r, errs, err := collect(t, s, "hardened", client)
+	if err != nil || len(errs) > 0 || r.Review == nil || r.Review.Approvals != 2 {
+		t.Fatalf("%+v, %v, %v", r, errs, err)
+	}
+	if len(waits) == 0 {
+		t.Fatal("no wait")
+	}
+	for _, d := range waits {
+		if d != time.Second {
+			t.Errorf("waited %s, Retry-After said 1s", d)
+		}
+	}
+}
+
+func TestParseRepo(t *testing.T) {
+	for in, ok := range map[string]bool{"o/r": true, "my-org/my.repo": true, "o/r.git": true, "o": false, "o/r/x": false, "../r": false, "o/r?x=1": false, "/r": false} {
+		if _, _, err := ParseRepo(in); (err == nil) != ok {
+			t.Errorf("%q: %v", in, err)
+		}
+	}
+}
+
+func TestCodeOwnersMatch(t *testing.T) {
+	for _, tt := range []struct {
+		pattern, path string
+		want          bool
+	}{
+		{"*", ".github/workflows/a.yml", true},
+		{"/.github/", ".github/workflows/a.yml", true},
+		{".github/workflows/", ".github/workflows/a.yml", true},
+		{"/.github/workflows/*.yml", ".github/workflows/a.yml", true},
+		{"/.github/workflows/*.yml", ".github/workflows/sub/a.yml", false},
+		{"docs/**", ".github/workflows/a.yml", false},
+		{"**/settings.json", ".claude/settings.json", true},
+		{".claude", ".claude/settings.json", true},
+		{"settings.json", ".claude/settings.json", true},
+		{"/src/", "src", false},
+		{"*.md", "AGENTS.md", true},
+	} {
+		if got := ownerMatch(tt.pattern, tt.path); got != tt.want {
+			t.Errorf("ownerMatch(%q, %q) = %v, want %v", tt.pattern, tt.path, got, tt.want)
+		}
+	}
+}
+
+// TestCodeOwners: the first CODEOWNERS GitHub would use, the last matching
+// rule winning, a rule without an owner taking ownership away; no file
+// leaves every guardrail unowned.
+func TestCodeOwners(t *testing.T) {
+	root := t.TempDir()
+	guard := []string{".claude/settings.json", ".github/workflows/claude.yml", ".mcp.json"}
+	if co := CodeOwners(context.Background(), root, guard); co.Found || len(co.Unowned) != 3 {
+		t.Errorf("no CODEOWNERS: %+v", co)
+	}
+	write := func(p, s string) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("CODEOWNERS", "* @org/everyone\n")
+	write(".github/CODEOWNERS", "# guardrails\n/.github/workflows/ @org/platform\n.claude/ @org/platform\n* @org/devs\n/.mcp.json\n")
+	co := CodeOwners(context.Background(), root, guard)
+	if !co.Found || co.File != ".github/CODEOWNERS" || strings.Join(co.Unowned, ",") != ".mcp.json" {
+		t.Errorf("CODEOWNERS: %+v", co)
+	}
+}
+
+func FuzzCodeOwnersMatch(f *testing.F) {
+	f.Add("/.github/**/x", ".github/a/b/x")
+	f.Add("**", "a")
+	f.Add("[", "a/b")
+	f.Fuzz(func(t *testing.T, pattern, p string) {
+		if len(pattern) > 200 || len(p) > 200 {
+			return
+		}
+		_ = ownerMatch(pattern, p)
+	})
+}

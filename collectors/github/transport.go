@@ -1,0 +1,80 @@
+package github
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// transport waits out GitHub's rate limits: a secondary limit (403 or 429
+// with Retry-After) and an exhausted primary limit (X-RateLimit-Remaining 0
+// until X-RateLimit-Reset) are waited for, up to maxWait each, and the
+// request (a GET) sent again, at most maxRetries times. A longer wait is
+// returned to the caller as GitHub's answer: the fact stays unknown.
+type transport struct {
+	base http.RoundTripper
+	// sleep waits, or returns false when the request's context ends.
+	sleep func(req *http.Request, d time.Duration) bool
+	now   func() time.Time
+}
+
+const (
+	maxRetries = 3
+	maxWait    = 60 * time.Second
+)
+
+func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	for try := 0; ; try++ {
+		resp, err := t.base.RoundTrip(req)
+		if err != nil || try >= maxRetries || req.Method != http.MethodGet {
+			return resp, err
+		}
+		d, limited := t.wait(resp)
+		if !limited || d > maxWait {
+			return resp, nil
+		}
+		resp.Body.Close()
+		if !t.doSleep(req, d) {
+			return nil, req.Context().Err()
+		}
+	}
+}
+
+// wait says whether resp is a rate limit and how long to wait.
+func (t *transport) wait(resp *http.Response) (time.Duration, bool) {
+	if resp.StatusCode != http.StatusForbidden && resp.StatusCode != http.StatusTooManyRequests {
+		return 0, false
+	}
+	if s := resp.Header.Get("Retry-After"); s != "" {
+		if n, err := strconv.Atoi(s); err == nil && n >= 0 {
+			return time.Duration(n) * time.Second, true
+		}
+	}
+	if resp.Header.Get("X-RateLimit-Remaining") == "0" {
+		if n, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Reset"), 10, 64); err == nil {
+			now := time.Now
+			if t.now != nil {
+				now = t.now
+			}
+			return max(0, time.Unix(n, 0).Sub(now())) + time.Second, true
+		}
+	}
+	if resp.StatusCode == http.StatusTooManyRequests {
+		return time.Second, true
+	}
+	return 0, false
+}
+
+func (t *transport) doSleep(req *http.Request, d time.Duration) bool {
+	if t.sleep != nil {
+		return t.sleep(req, d)
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-req.Context().Done():
+		return false
+	}
+}

@@ -1,0 +1,184 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sandbox-audit/sandbox-audit/internal/ghtest"
+)
+
+const ghToken = "ghp_Zq8Vt2Lm5Xc9Bn4Kd7Wf1Hs6Jp3Ry0Ua2Ge5T"
+
+// agentWorkflow runs Claude with a token that can write contents.
+const agentWorkflow = `name: claude
+on:
+  issue_comment:
+    types: [created]
+permissions:
+  contents: read
+jobs:
+  claude:
+    if: contains(github.event.comment.body, '@claude') && github.event.comment.author_association == 'MEMBER'
+    runs-on: ubuntu-latest
+    permissions:
+      contents: write
+      pull-requests: write
+    steps:
+      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2
+        with:
+          persist-credentials: false
+      - uses: anthropics/claude-code-action@b3fce1a2d9e6f3c8e7a1b2c3d4e5f60718293a4b # v1
+        with:
+          anthropic_api_key: ${{ secrets.ANTHROPIC_API_KEY }}
+`
+
+type ghReport struct {
+	Targets  []string `json:"targets"`
+	Findings []struct {
+		RuleID  string `json:"rule_id"`
+		File    string `json:"file"`
+		Message string `json:"message"`
+	} `json:"findings"`
+	Properties map[string]struct {
+		Status string   `json:"status"`
+		Unread []string `json:"unread"`
+	} `json:"properties"`
+	Errors []struct {
+		Message string `json:"message"`
+	} `json:"errors"`
+}
+
+func scanGitHub(t *testing.T, s *ghtest.Server, args ...string) (ghReport, int, string) {
+	t.Helper()
+	t.Setenv("GITHUB_TOKEN", ghToken)
+	t.Setenv("GH_TOKEN", "")
+	var out, errOut bytes.Buffer
+	code := Run(context.Background(), append([]string{"scan", "-f", "json", "--github-url", s.APIURL()}, args...), &out, &errOut)
+	all := out.String() + errOut.String()
+	if strings.Contains(all, ghToken) {
+		t.Fatal("the token is printed")
+	}
+	var rep ghReport
+	if code != 2 {
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			t.Fatalf("exit %d, not JSON: %v\n%s", code, err, all)
+		}
+	}
+	return rep, code, all
+}
+
+func rulesOf(r ghReport) map[string]string {
+	m := map[string]string{}
+	for _, f := range r.Findings {
+		if strings.HasPrefix(f.RuleID, "github-") {
+			m[f.RuleID] = f.Message
+		}
+	}
+	return m
+}
+
+// TestScanGitHub: for a repository whose agent workflow has contents:
+// write, "the agent can merge its own change" is said exactly when the
+// repository's settings let it; "unknown, needs Administration: read" when
+// the token cannot tell; the same without a checkout, from the files the
+// API gives. The token is never printed, and no request goes without it.
+func TestScanGitHub(t *testing.T) {
+	files := map[string]string{".github/workflows/claude.yml": agentWorkflow, "README.md": "# x\n"}
+	repo := func(r ghtest.Repo) *ghtest.Repo { r.Files = files; return &r }
+	s := ghtest.New(t, ghToken, map[string]*ghtest.Repo{
+		"o/open": repo(ghtest.Repo{
+			WorkflowPermissions: `{"default_workflow_permissions": "write", "can_approve_pull_request_reviews": true}`,
+			ActionsPermissions:  `{"enabled": true, "allowed_actions": "all"}`,
+			CopilotVariables:    map[string]string{"COPILOT_AGENT_FIREWALL_ENABLED": "false"},
+		}),
+		"o/guarded": repo(ghtest.Repo{
+			RulePages: []string{`[{"type": "pull_request", "ruleset_source_type": "Repository", "ruleset_source": "o/guarded", "ruleset_id": 1,
+				"parameters": {"required_approving_review_count": 1, "dismiss_stale_reviews_on_push": true, "require_code_owner_review": true, "require_last_push_approval": false, "required_review_thread_resolution": false}}]`},
+			Rulesets:            map[int64]string{1: `{"id": 1, "name": "main", "target": "branch", "enforcement": "active", "bypass_actors": []}`},
+			WorkflowPermissions: `{"default_workflow_permissions": "read", "can_approve_pull_request_reviews": false}`,
+			ActionsPermissions:  `{"enabled": true, "allowed_actions": "selected", "sha_pinning_required": true}`,
+		}),
+		"o/readonly": repo(ghtest.Repo{
+			RulePages:        []string{`[]`},
+			Protected:        true,
+			ProtectionStatus: 403,
+			SettingsStatus:   403,
+		}),
+	})
+	dir := t.TempDir()
+	for p, c := range files {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
+		os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644)
+	}
+	os.WriteFile(filepath.Join(dir, ".github", "CODEOWNERS"), []byte("/.github/ @o/platform\n"), 0o644)
+
+	rep, _, all := scanGitHub(t, s, dir, "--github", "o/open")
+	got := rulesOf(rep)
+	for _, id := range []string{"github-agent-can-merge-own-change", "github-actions-can-approve", "github-default-token-write", "github-copilot-firewall-off", "github-unpinned-actions-allowed"} {
+		if got[id] == "" {
+			t.Errorf("open repository: no %s; github findings %v\n%s", id, got, all)
+		}
+	}
+	if m := got["github-agent-can-merge-own-change"]; !strings.Contains(m, "it requires no pull request") {
+		t.Errorf("message %q", m)
+	}
+	if _, ok := got["github-guardrails-not-codeowned"]; ok {
+		t.Errorf("the local CODEOWNERS covers the workflow: %v", got)
+	}
+	if rep.Properties["review"].Status != "fail" {
+		t.Errorf("review %+v", rep.Properties["review"])
+	}
+
+	rep, _, all = scanGitHub(t, s, dir, "--github", "o/guarded")
+	if got := rulesOf(rep); len(got) != 0 {
+		t.Errorf("guarded repository: %v\n%s", got, all)
+	}
+	for _, f := range rep.Findings {
+		if f.RuleID == "workflow-agent-contents-write" {
+			t.Error("the default branch needs a person's review: contents write is not an unreviewed push")
+		}
+	}
+
+	rep, _, all = scanGitHub(t, s, dir, "--github", "o/readonly")
+	got = rulesOf(rep)
+	if _, ok := got["github-agent-can-merge-own-change"]; ok {
+		t.Errorf("a fact the token could not read made a finding: %v", got)
+	}
+	// The local workflow's contents write fails Review on its own; what
+	// the token could not read is listed, with the permission it needs.
+	if st := rep.Properties["review"]; !strings.Contains(strings.Join(st.Unread, " "), "github/o/readonly") {
+		t.Errorf("readonly: review %+v\n%s", st, all)
+	}
+	needs := false
+	for _, e := range rep.Errors {
+		needs = needs || strings.Contains(e.Message, "branch protection of main not read (GitHub answered 403): it needs Administration: read")
+	}
+	if !needs {
+		t.Errorf("readonly: errors %+v", rep.Errors)
+	}
+
+	// No checkout: the files come from the API; no CODEOWNERS there.
+	rep, _, all = scanGitHub(t, s, "--github", "o/open")
+	got = rulesOf(rep)
+	if got["github-agent-can-merge-own-change"] == "" || got["github-guardrails-not-codeowned"] == "" || len(rep.Targets) != 1 || rep.Targets[0] != "github:o/open" {
+		t.Errorf("without a checkout: targets %v, %v\n%s", rep.Targets, got, all)
+	}
+	for _, f := range rep.Findings {
+		if f.RuleID == "github-agent-can-merge-own-change" && f.File != ".github/workflows/claude.yml" {
+			t.Errorf("located at %q", f.File)
+		}
+	}
+
+	if _, code, all := scanGitHub(t, s, "--github", "o/missing"); code != 2 || !strings.Contains(all, "not found, or not visible to the token") {
+		t.Errorf("a missing repository: exit %d\n%s", code, all)
+	}
+	if s.BadAuth > 0 {
+		t.Errorf("%d requests without the token", s.BadAuth)
+	}
+	t.Logf("requests per repository: %v", s.Requests)
+}

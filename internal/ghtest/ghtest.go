@@ -1,0 +1,208 @@
+// Package ghtest is a GitHub REST API server for tests: the few endpoints
+// sandbox-audit reads, answering with bodies written after GitHub's REST
+// documentation (not copied payloads), for repositories a test describes.
+package ghtest
+
+import (
+	"crypto/sha1"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Repo is one repository the server knows.
+type Repo struct {
+	Private       bool
+	DefaultBranch string // "main" when empty
+	// RulePages are the pages of "get rules for a branch" (each a JSON
+	// array of rules).
+	RulePages []string
+	// Rulesets by id: the JSON of "get a repository ruleset".
+	Rulesets map[int64]string
+	// Protected is the branch's protected flag; Protection the JSON of its
+	// branch protection ("" : 404 Branch not protected); ProtectionStatus
+	// another answer (403: the token lacks Administration: read).
+	Protected        bool
+	Protection       string
+	ProtectionStatus int
+	// WorkflowPermissions and ActionsPermissions are their JSON; a status
+	// instead when not 0.
+	WorkflowPermissions, ActionsPermissions string
+	SettingsStatus                          int
+	// CopilotVariables, when not nil, makes a copilot environment with these
+	// variables (name → value).
+	CopilotVariables map[string]string
+	// Files are the default branch's files (path → content).
+	Files map[string]string
+}
+
+// Server is the fake API.
+type Server struct {
+	*httptest.Server
+	Token string
+	mu    sync.Mutex
+	repos map[string]*Repo
+	// Requests counts requests per repository (owner/name).
+	Requests map[string]int
+	// LimitOnce makes the first request of every path answer 403 with a
+	// secondary rate limit and Retry-After: 1.
+	LimitOnce bool
+	limited   map[string]bool
+	// BadAuth counts requests without the token in the Authorization
+	// header.
+	BadAuth int
+}
+
+// New starts a server for repos (owner/name → Repo); requests must carry
+// token.
+func New(t testing.TB, token string, repos map[string]*Repo) *Server {
+	s := &Server{Token: token, repos: repos, Requests: map[string]int{}, limited: map[string]bool{}}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// URL is the API base to give the client.
+func (s *Server) APIURL() string { return s.Server.URL + "/api/v3/" }
+
+func writeJSON(w http.ResponseWriter, status int, body string) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	fmt.Fprint(w, body)
+}
+
+func notFound(w http.ResponseWriter, msg string) {
+	writeJSON(w, 404, fmt.Sprintf(`{"message": %q, "documentation_url": "https://docs.github.com/rest"}`, msg))
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r.Header.Get("Authorization") != "Bearer "+s.Token {
+		s.BadAuth++
+		writeJSON(w, 401, `{"message": "Requires authentication"}`)
+		return
+	}
+	p := strings.TrimPrefix(r.URL.Path, "/api/v3/")
+	if s.LimitOnce && !s.limited[r.URL.String()] {
+		s.limited[r.URL.String()] = true
+		w.Header().Set("Retry-After", "1")
+		writeJSON(w, 403, `{"message": "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."}`)
+		return
+	}
+	parts := strings.Split(p, "/")
+	if len(parts) < 3 || parts[0] != "repos" {
+		notFound(w, "Not Found")
+		return
+	}
+	full := parts[1] + "/" + parts[2]
+	s.Requests[full]++
+	repo := s.repos[full]
+	if repo == nil {
+		notFound(w, "Not Found")
+		return
+	}
+	branch := repo.DefaultBranch
+	if branch == "" {
+		branch = "main"
+	}
+	rest := strings.Join(parts[3:], "/")
+	switch {
+	case rest == "":
+		writeJSON(w, 200, fmt.Sprintf(`{"id": 1, "name": %q, "full_name": %q, "private": %v, "default_branch": %q, "archived": false}`, parts[2], full, repo.Private, branch))
+	case rest == "rules/branches/"+branch:
+		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		page = max(page, 1)
+		if len(repo.RulePages) == 0 {
+			writeJSON(w, 200, `[]`)
+			return
+		}
+		if page > len(repo.RulePages) {
+			writeJSON(w, 200, `[]`)
+			return
+		}
+		if page < len(repo.RulePages) {
+			next := *r.URL
+			q := next.Query()
+			q.Set("page", strconv.Itoa(page+1))
+			next.RawQuery = q.Encode()
+			w.Header().Set("Link", fmt.Sprintf(`<%s%s>; rel="next"`, s.Server.URL, next.RequestURI()))
+		}
+		writeJSON(w, 200, repo.RulePages[page-1])
+	case strings.HasPrefix(rest, "rulesets/"):
+		id, _ := strconv.ParseInt(strings.TrimPrefix(rest, "rulesets/"), 10, 64)
+		if body, ok := repo.Rulesets[id]; ok {
+			writeJSON(w, 200, body)
+			return
+		}
+		notFound(w, "Not Found")
+	case rest == "branches/"+branch:
+		writeJSON(w, 200, fmt.Sprintf(`{"name": %q, "protected": %v, "commit": {"sha": "0000000000000000000000000000000000000001"}}`, branch, repo.Protected))
+	case rest == "branches/"+branch+"/protection":
+		switch {
+		case repo.ProtectionStatus != 0:
+			writeJSON(w, repo.ProtectionStatus, `{"message": "Resource not accessible by integration"}`)
+		case repo.Protection == "":
+			notFound(w, "Branch not protected")
+		default:
+			writeJSON(w, 200, repo.Protection)
+		}
+	case rest == "actions/permissions/workflow" || rest == "actions/permissions":
+		body := repo.WorkflowPermissions
+		if rest == "actions/permissions" {
+			body = repo.ActionsPermissions
+		}
+		if repo.SettingsStatus != 0 {
+			writeJSON(w, repo.SettingsStatus, `{"message": "Resource not accessible by integration"}`)
+			return
+		}
+		writeJSON(w, 200, body)
+	case rest == "environments/copilot":
+		if repo.CopilotVariables == nil {
+			notFound(w, "Not Found")
+			return
+		}
+		writeJSON(w, 200, `{"id": 7, "name": "copilot", "protection_rules": []}`)
+	case rest == "environments/copilot/variables":
+		var vs []map[string]string
+		for k, v := range repo.CopilotVariables {
+			vs = append(vs, map[string]string{"name": k, "value": v})
+		}
+		b, _ := json.Marshal(map[string]any{"total_count": len(vs), "variables": vs})
+		writeJSON(w, 200, string(b))
+	case rest == "git/trees/"+branch:
+		var entries []map[string]any
+		for path, c := range repo.Files {
+			entries = append(entries, map[string]any{"path": path, "mode": "100644", "type": "blob", "sha": blobSHA(path), "size": len(c)})
+		}
+		b, _ := json.Marshal(map[string]any{"sha": "t", "tree": entries, "truncated": false})
+		writeJSON(w, 200, string(b))
+	case strings.HasPrefix(rest, "git/blobs/"):
+		for path, c := range repo.Files {
+			if blobSHA(path) == strings.TrimPrefix(rest, "git/blobs/") {
+				if strings.Contains(r.Header.Get("Accept"), "raw") {
+					w.WriteHeader(200)
+					fmt.Fprint(w, c)
+					return
+				}
+				writeJSON(w, 200, fmt.Sprintf(`{"sha": %q, "encoding": "base64", "content": %q}`, blobSHA(path), base64.StdEncoding.EncodeToString([]byte(c))))
+				return
+			}
+		}
+		notFound(w, "Not Found")
+	default:
+		notFound(w, "Not Found")
+	}
+}
+
+func blobSHA(path string) string {
+	h := sha1.Sum([]byte(path))
+	return hex.EncodeToString(h[:])
+}

@@ -1,0 +1,71 @@
+package model
+
+// Repository is what GitHub says of the repository the agent works in,
+// read through its REST API (scan --github OWNER/REPO): the rules on the
+// default branch, the Actions settings, CODEOWNERS and the Copilot coding
+// agent's environment. A fact the token could not read is nil (unknown) and
+// the audit's errors[] says which permission it needs; it is never taken as
+// the secure or the insecure value.
+type Repository struct {
+	Loc
+	Owner         string `json:"owner"`
+	Name          string `json:"name"`
+	DefaultBranch string `json:"default_branch"`
+	Private       bool   `json:"private"`
+	// Review is what a change needs to reach the default branch.
+	Review *BranchReview `json:"review,omitempty"`
+	// Actions are the repository's GitHub Actions settings.
+	Actions *ActionsSettings `json:"actions,omitempty"`
+	// CodeOwners is the CODEOWNERS file of the default branch.
+	CodeOwners *CodeOwners `json:"code_owners,omitempty"`
+	// Copilot is the copilot environment's firewall settings (its
+	// variables), when the repository has that environment.
+	Copilot *CopilotEnvironment `json:"copilot,omitempty"`
+}
+
+// BranchReview merges every rule in force on the default branch: its
+// rulesets (readable with read access) and classic branch protection.
+type BranchReview struct {
+	// RequiresPullRequest: changes must come through a pull request.
+	RequiresPullRequest bool `json:"requires_pull_request"`
+	Approvals           int  `json:"approvals"` // required approving reviews
+	DismissStale        bool `json:"dismiss_stale"`
+	CodeOwnerReview     bool `json:"code_owner_review"`
+	LastPushApproval    bool `json:"last_push_approval"`
+	// Bypass lists who may bypass the rules ("Integration 15368" is GitHub
+	// Actions, "RepositoryRole 5" admins, "OrganizationAdmin"…);
+	// BypassKnown is false when the token could not read that list.
+	Bypass      []string `json:"bypass"`
+	BypassKnown bool     `json:"bypass_known"`
+	// Sources name where each rule came from (a ruleset, branch protection).
+	Sources []string `json:"sources"`
+}
+
+// ActionsSettings are the repository's Actions settings. A nil pointer is
+// a setting the token could not read.
+type ActionsSettings struct {
+	// DefaultPermissions is the GITHUB_TOKEN's default: read or write ("":
+	// not readable).
+	DefaultPermissions string `json:"default_permissions"`
+	CanApprovePRs      *bool  `json:"can_approve_pull_requests,omitempty"`
+	// AllowedActions: all, local_only or selected ("": not readable).
+	AllowedActions     string `json:"allowed_actions"`
+	SHAPinningRequired *bool  `json:"sha_pinning_required,omitempty"`
+}
+
+// CodeOwners is the CODEOWNERS file and what it leaves unowned.
+type CodeOwners struct {
+	Found bool   `json:"found"`
+	File  string `json:"file"` // .github/CODEOWNERS, CODEOWNERS or docs/CODEOWNERS
+	// Unowned lists the guardrail files of the scan (workflows, agent
+	// settings, MCP configs, devcontainers) that no CODEOWNERS rule covers.
+	Unowned []string `json:"unowned"`
+}
+
+// CopilotEnvironment is the copilot environment's firewall variables.
+type CopilotEnvironment struct {
+	// FirewallEnabled is COPILOT_AGENT_FIREWALL_ENABLED (default true).
+	FirewallEnabled bool `json:"firewall_enabled"`
+	// AllowList is COPILOT_AGENT_FIREWALL_ALLOW_LIST_ADDITIONS, split.
+	AllowList []string `json:"allow_list"`
+}

@@ -1,0 +1,33 @@
+# METADATA
+# title: The agent can merge its own change
+# description: |
+#   A job that runs an agent has a token that can write contents (its own
+#   permissions, or the repository's write default), and the repository's
+#   default branch lets that token's change land with no person's review: no
+#   rule requires a pull request, a pull request needs no approval, GitHub
+#   Actions is a bypass actor, or the one required approval may come from a
+#   workflow's own token because Actions may approve pull requests. Whatever
+#   the agent is talked into writing reaches the default branch unreviewed.
+#   Read from GitHub's API (scan --github); when the token cannot read the
+#   branch's rules the rule stays silent and Reviewed output is unknown.
+# related_resources:
+#   - ref: https://docs.github.com/en/rest/repos/rules#get-rules-for-a-branch
+#     description: GitHub — the rules that apply to a branch
+#   - ref: https://docs.github.com/en/repositories/managing-your-repositorys-settings-and-features/enabling-features-for-your-repository/managing-github-actions-settings-for-a-repository#preventing-github-actions-from-creating-or-approving-pull-requests
+#     description: GitHub — stopping Actions from creating or approving pull requests
+# custom:
+#   id: github-agent-can-merge-own-change
+#   property: review
+#   severity: critical
+#   remediation: Require a pull request with at least one approving review on the default branch in a ruleset that GitHub Actions cannot bypass, turn off "Allow GitHub Actions to create and approve pull requests", and give the agent's job contents read unless it must push a branch.
+package rules.github_agent_can_merge_own_change
+
+import data.lib.github
+import data.lib.sa
+import data.lib.workflow
+
+deny contains f if {
+	some x in github.agent_writers
+	count(github.review_gaps) > 0
+	f := sa.finding(rego.metadata.chain(), workflow.perm_loc(x.workflow, x.job), sprintf("%s runs an agent whose token can write contents, and the %s of %s lets its change land unreviewed: %s", [workflow.job_label(x.workflow, x.job), github.branch, github.label, concat("; ", sort(github.review_gaps))]))
+}

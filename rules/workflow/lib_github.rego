@@ -1,0 +1,77 @@
+# Package lib.github: the repository's settings as GitHub's API gave them
+# (input.repository; absent without scan --github).
+package lib.github
+
+import data.lib.workflow
+
+repo := input.repository
+
+review := repo.review if is_object(repo.review)
+
+actions := repo.actions if is_object(repo.actions)
+
+label := sprintf("repository %s/%s", [repo.owner, repo.name])
+
+branch := sprintf("default branch %q", [repo.default_branch])
+
+# GitHub Actions' app id: a bypass actor "Integration 15368" lets every
+# workflow token bypass the ruleset.
+actions_bypass if {
+	some b in review.bypass
+	startswith(b, "Integration 15368")
+}
+
+# can_approve: Actions may create and approve pull requests.
+can_approve if actions.can_approve_pull_requests == true
+
+# agent_writers: the jobs that run an agent with a token that can write
+# contents, directly or through the repository's write default.
+agent_writers contains {"workflow": w, "job": j} if {
+	some w in workflow.workflows
+	some j in workflow.jobs(w)
+	workflow.agent_job(w, j)
+	_writes(j)
+}
+
+_writes(j) if "contents" in object.get(j, "effective_write", [])
+
+_writes(j) if {
+	"default" in object.get(j, "effective_write", [])
+	actions.default_permissions == "write"
+}
+
+# review_gaps: why a change of the agent's can reach the default branch
+# without a person's review.
+review_gaps contains "it requires no pull request" if {
+	is_object(review)
+	not review.requires_pull_request
+}
+
+review_gaps contains "a pull request needs no approving review" if {
+	review.requires_pull_request
+	review.approvals == 0
+}
+
+review_gaps contains "GitHub Actions may bypass its rules" if actions_bypass
+
+review_gaps contains "its one required approval may come from a workflow's token (Actions may approve pull requests)" if {
+	review.approvals == 1
+	can_approve
+	not review.code_owner_review
+}
+
+# any_agent: the scan saw an agent (settings or a workflow that runs one).
+any_agent if count(object.get(input, "agents", [])) > 0
+
+any_agent if {
+	some w in workflow.workflows
+	workflow.runs_agent(w)
+}
+
+# reviewed_default: GitHub's settings show that every change to the default
+# branch needs a person's approving review no bypass actor seen can skip.
+reviewed_default if {
+	review.bypass_known
+	count(review_gaps) == 0
+	count(review.bypass) == 0
+}
