@@ -22,7 +22,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
 	gh "github.com/google/go-github/v89/github"
 
@@ -46,6 +45,74 @@ type Options struct {
 	Files string
 	// Match says which repository paths to fetch.
 	Match func(path string) bool
+	// Known, when set, is the repository as an organisation's listing
+	// gave it: its default branch is not asked for again.
+	Known *RepoInfo
+}
+
+// RepoInfo is one repository of an organisation's listing.
+type RepoInfo struct {
+	Owner, Name, DefaultBranch string
+	Private, Archived, Fork    bool
+}
+
+// newClient is the API client of opt.
+func newClient(opt Options) (*gh.Client, error) {
+	hc := opt.Client
+	if hc == nil {
+		hc = NewClient(0)
+	}
+	// The transport waits out rate limits; the client's own check would
+	// refuse requests the transport would wait for.
+	copts := []gh.ClientOptionsFunc{gh.WithHTTPClient(hc), gh.WithDisableRateLimitCheck(), gh.WithUserAgent("sandbox-audit")}
+	if opt.Token != "" {
+		copts = append(copts, gh.WithAuthToken(opt.Token))
+	}
+	if opt.APIURL != "" {
+		u, err := url.Parse(strings.TrimSuffix(opt.APIURL, "/") + "/")
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return nil, fmt.Errorf("%w: --github-url %q is not an API URL (https://HOST/api/v3/)", ErrRepository, opt.APIURL)
+		}
+		base := u.String()
+		copts = append(copts, gh.WithURLs(&base, &base))
+	}
+	c, err := gh.NewClient(copts...)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrRepository, err)
+	}
+	return c, nil
+}
+
+// ListRepos lists an organisation's repositories (100 a page), without
+// forks and archived ones unless asked.
+func ListRepos(ctx context.Context, opt Options, forks, archived bool) ([]RepoInfo, error) {
+	c, err := newClient(opt)
+	if err != nil {
+		return nil, err
+	}
+	var out []RepoInfo
+	lo := &gh.RepositoryListByOrgOptions{Type: "all", Sort: "full_name", ListOptions: gh.ListOptions{PerPage: 100}}
+	for {
+		rs, resp, err := c.Repositories.ListByOrg(ctx, opt.Owner, lo)
+		if err != nil {
+			if s := status(err); s == 404 || s == 403 || s == 401 {
+				return nil, fmt.Errorf("%w: organisation %s not found, or its repositories not visible to the token (GitHub answered %d)", ErrRepository, opt.Owner, s)
+			}
+			return nil, fmt.Errorf("%w: organisation %s: %s", ErrRepository, opt.Owner, shortErr(err))
+		}
+		for _, r := range rs {
+			info := RepoInfo{Owner: opt.Owner, Name: r.GetName(), DefaultBranch: r.GetDefaultBranch(), Private: r.GetPrivate(), Archived: r.GetArchived(), Fork: r.GetFork()}
+			if (info.Fork && !forks) || (info.Archived && !archived) || !validName(info.Name) {
+				continue
+			}
+			out = append(out, info)
+		}
+		if resp == nil || resp.NextPage == 0 {
+			break
+		}
+		lo.Page = resp.NextPage
+	}
+	return out, nil
 }
 
 // ErrRepository marks a repository that cannot be read at all (not found,
@@ -124,31 +191,15 @@ func status(err error) int {
 // repository itself cannot be read; every other fact that cannot be read
 // is an errors[] entry.
 func Collect(ctx context.Context, opt Options) (*model.Repository, []model.Error, error) {
-	hc := opt.Client
-	if hc == nil {
-		hc = &http.Client{Timeout: 30 * time.Second, Transport: &transport{base: http.DefaultTransport}}
-	}
-	// The transport waits out rate limits; the client's own check would
-	// refuse requests the transport would wait for.
-	copts := []gh.ClientOptionsFunc{gh.WithHTTPClient(hc), gh.WithDisableRateLimitCheck(), gh.WithUserAgent("sandbox-audit")}
-	if opt.Token != "" {
-		copts = append(copts, gh.WithAuthToken(opt.Token))
-	}
-	if opt.APIURL != "" {
-		u, err := url.Parse(strings.TrimSuffix(opt.APIURL, "/") + "/")
-		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			return nil, nil, fmt.Errorf("%w: --github-url %q is not an API URL (https://HOST/api/v3/)", ErrRepository, opt.APIURL)
-		}
-		base := u.String()
-		copts = append(copts, gh.WithURLs(&base, &base))
-	}
-	c, err := gh.NewClient(copts...)
+	c, err := newClient(opt)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrRepository, err)
+		return nil, nil, err
 	}
 	r := &reader{c: c, owner: opt.Owner, rep: opt.Repo, loc: model.Loc{File: "github/" + opt.Owner + "/" + opt.Repo, Line: 1}}
-	repo, _, err := c.Repositories.Get(ctx, opt.Owner, opt.Repo)
-	if err != nil {
+	repo := &gh.Repository{}
+	if k := opt.Known; k != nil && k.DefaultBranch != "" {
+		repo.DefaultBranch, repo.Private = &k.DefaultBranch, &k.Private
+	} else if repo, _, err = c.Repositories.Get(ctx, opt.Owner, opt.Repo); err != nil {
 		if s := status(err); s == 404 || s == 403 || s == 401 {
 			return nil, nil, fmt.Errorf("%w: repository %s/%s not found, or not visible to the token (GitHub answered %d; a private repository needs a token that can read it)", ErrRepository, opt.Owner, opt.Repo, s)
 		}

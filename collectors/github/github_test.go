@@ -236,3 +236,16 @@ func FuzzCodeOwnersMatch(f *testing.F) {
 		_ = ownerMatch(pattern, p)
 	})
 }
+
+// TestInFlightSlotsFreed: every answer frees its slot, errors included
+// (go-github reads an error's body to the end and never closes it).
+func TestInFlightSlotsFreed(t *testing.T) {
+	s := server(t)
+	c := NewClient(2)
+	for _, repo := range []string{"insecure", "hardened", "noadmin", "classic", "missing"} {
+		_, _, _ = collect(t, s, repo, c)
+	}
+	if held := len(c.Transport.(*transport).sem); held != 0 {
+		t.Errorf("%d slots still held after every request ended", held)
+	}
+}

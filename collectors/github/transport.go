@@ -1,8 +1,10 @@
 package github
 
 import (
+	"io"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -16,6 +18,20 @@ type transport struct {
 	// sleep waits, or returns false when the request's context ends.
 	sleep func(req *http.Request, d time.Duration) bool
 	now   func() time.Time
+	// sem, when set, bounds the requests in flight across every user of
+	// the transport (a fleet's targets share one).
+	sem chan struct{}
+}
+
+// NewClient is an HTTP client for the API that waits out rate limits and
+// holds at most inFlight requests at once (0: no bound), for one process's
+// every target.
+func NewClient(inFlight int) *http.Client {
+	t := &transport{base: http.DefaultTransport}
+	if inFlight > 0 {
+		t.sem = make(chan struct{}, inFlight)
+	}
+	return &http.Client{Timeout: 60 * time.Second, Transport: t}
 }
 
 const (
@@ -25,7 +41,23 @@ const (
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	for try := 0; ; try++ {
+		if t.sem != nil {
+			select {
+			case t.sem <- struct{}{}:
+			case <-req.Context().Done():
+				return nil, req.Context().Err()
+			}
+		}
 		resp, err := t.base.RoundTrip(req)
+		if t.sem != nil {
+			// The slot is held until the answer is read: the body is
+			// read by the client after RoundTrip returns.
+			if err != nil {
+				<-t.sem
+			} else {
+				resp.Body = &release{ReadCloser: resp.Body, sem: t.sem}
+			}
+		}
 		if err != nil || try >= maxRetries || req.Method != http.MethodGet {
 			return resp, err
 		}
@@ -78,3 +110,28 @@ func (t *transport) doSleep(req *http.Request, d time.Duration) bool {
 		return false
 	}
 }
+
+// release frees a request's slot when its body is read to the end or
+// closed, whichever comes first: go-github reads an error's body to the
+// end and replaces it without closing it.
+type release struct {
+	io.ReadCloser
+	sem  chan struct{}
+	once sync.Once
+}
+
+func (r *release) Read(p []byte) (int, error) {
+	n, err := r.ReadCloser.Read(p)
+	if err != nil {
+		r.free()
+	}
+	return n, err
+}
+
+func (r *release) Close() error {
+	err := r.ReadCloser.Close()
+	r.free()
+	return err
+}
+
+func (r *release) free() { r.once.Do(func() { <-r.sem }) }

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/github"
 	"github.com/sandbox-audit/sandbox-audit/internal/audit"
 	"github.com/sandbox-audit/sandbox-audit/internal/fleet"
 	"github.com/sandbox-audit/sandbox-audit/internal/version"
@@ -41,6 +42,7 @@ An inventory (YAML):
     - git: https://github.com/org/agent-infra.git
       ref: main                    # branch, tag or commit (default: the remote's HEAD)
     - docker: agent-7              # a container, through the Docker Engine API
+    - github: my-org               # every repository of the organisation, through GitHub's API
 
 A git target is fetched shallow into --git-cache with your git setup's credentials
 (credential helper, GIT_ASKPASS, ssh keys; a URL holding a password is refused) and checked
@@ -88,7 +90,7 @@ func parseShard(flag string) (i, n int, err error) {
 }
 
 func newFleetScanCmd() *cobra.Command {
-	var inventory, store, shard, runName, gitCache string
+	var inventory, store, shard, runName, gitCache, githubURL string
 	var resume bool
 	var concurrency int
 	var timeout time.Duration
@@ -145,7 +147,8 @@ target could not be audited (its error is in the store and in fleet report).`,
 			}
 			defer st.Close()
 			opt := fleet.Options{Concurrency: concurrency, Timeout: timeout, RuleDirs: ruleDirs, Version: version.String(),
-				Run: fleet.RunSpec{Name: runName, Resume: resume, Shards: sn}, Shard: si, GitCache: gitCache}
+				Run: fleet.RunSpec{Name: runName, Resume: resume, Shards: sn}, Shard: si, GitCache: gitCache,
+				GitHub: github.Options{APIURL: githubURL, Token: github.Token()}}
 			if opt.GitCache == "" {
 				dir, err := os.UserCacheDir()
 				if err != nil {
@@ -200,6 +203,7 @@ target could not be audited (its error is in the store and in fleet report).`,
 	f.StringVar(&runName, "run-name", "", "join (or start) the run of this name: every shard of one run gives the same")
 	f.BoolVar(&resume, "resume", false, "complete the newest incomplete run: audit only the targets it lacks")
 	f.StringVar(&gitCache, "git-cache", "", "where git targets are fetched and kept between runs (default: the user's cache directory/sandbox-audit/git)")
+	f.StringVar(&githubURL, "github-url", "", "GitHub Enterprise Server's API URL (https://HOST/api/v3/) for github: targets (token from $GITHUB_TOKEN or $GH_TOKEN)")
 	f.StringVar(&shard, "shard", "", "audit shard I of N (I/N; default: JOB_COMPLETION_INDEX+1 / JOB_COMPLETIONS when set)")
 	f.IntVar(&concurrency, "concurrency", 0, "targets audited at once (default: one per core)")
 	f.DurationVar(&timeout, "timeout", 10*time.Minute, "time limit for one target (0: none)")

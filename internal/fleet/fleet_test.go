@@ -52,9 +52,13 @@ func TestParseInventory(t *testing.T) {
 		{"version: 1\ntargets: ghp_0123456789abcdefghijklmnopqrstuvwxyz\n", "line 2"},
 		{"version: 1\ntargets:\n  - docker: agent-7\n  - docker: 3f2a9c\n", ""},
 		{"version: 1\ntargets:\n  - docker: 'a b'\n", "line 3: docker is not a container name"},
-		{"version: 1\ntargets:\n  - docker: x\n    path: y\n", "more than one of path, git and docker"},
-		{"version: 1\ntargets:\n  - git: https://example.com/r.git\n    path: y\n", "more than one of path, git and docker"},
+		{"version: 1\ntargets:\n  - docker: x\n    path: y\n", "more than one of path, git, docker and github"},
+		{"version: 1\ntargets:\n  - git: https://example.com/r.git\n    path: y\n", "more than one of path, git, docker and github"},
 		{"version: 1\ntargets:\n  - path: y\n    ref: main\n", "ref is for a git target"},
+		{"version: 1\ntargets:\n  - github: my-org\n    forks: true\n  - github: my-org/repo\n", ""},
+		{"version: 1\ntargets:\n  - github: my-org/repo/x\n", "github is not ORG or ORG/REPO"},
+		{"version: 1\ntargets:\n  - github: my-org/repo\n    archived: true\n", "forks and archived are for a github organisation"},
+		{"version: 1\ntargets:\n  - name: all\n    github: my-org\n", "name given to a whole organisation"},
 	} {
 		_, err := ParseInventory("inv.yaml", []byte(tt.in))
 		if (err == nil) != (tt.err == "") || (err != nil && !strings.Contains(err.Error(), tt.err)) {

@@ -13,10 +13,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/github"
 	"github.com/sandbox-audit/sandbox-audit/policies"
 )
 
@@ -37,6 +39,7 @@ const maxInventorySize = 4 << 20
 //	  - git: https://github.com/org/agent-infra.git   # fetched, shallow, into the git cache
 //	    ref: main                                      # branch, tag or commit; default the remote's HEAD
 //	  - docker: agent-7                                # a container, read through the Docker Engine API
+//	  - github: my-org                                 # every repository, through GitHub's API (forks: true, archived: true to include those)
 type Inventory struct {
 	Version int         `yaml:"version"`
 	Targets []TargetDef `yaml:"targets"`
@@ -51,8 +54,13 @@ type TargetDef struct {
 	Git    string `yaml:"git"`
 	Ref    string `yaml:"ref"`
 	Docker string `yaml:"docker"`
-	Policy string `yaml:"policy"`
-	Line   int    `yaml:"-"`
+	// GitHub is ORG (every repository of the organisation) or ORG/REPO,
+	// read through GitHub's API; Forks and Archived include those.
+	GitHub   string `yaml:"github"`
+	Forks    bool   `yaml:"forks"`
+	Archived bool   `yaml:"archived"`
+	Policy   string `yaml:"policy"`
+	Line     int    `yaml:"-"`
 }
 
 // Target is one audited directory of a run.
@@ -66,7 +74,11 @@ type Target struct {
 	// Docker names a container read through the Docker Engine API
 	// (DOCKER_HOST or the default socket).
 	Docker string
-	Policy string // "" : the target's own .sandbox-audit.yaml, if any
+	// GitHub is a repository read through GitHub's API (its settings and
+	// configuration files); githubOrg an organisation still to list.
+	GitHub    *github.RepoInfo
+	githubOrg *TargetDef
+	Policy    string // "" : the target's own .sandbox-audit.yaml, if any
 }
 
 // LoadInventory reads an inventory file (a regular file, capped).
@@ -114,8 +126,23 @@ func ParseInventory(name string, b []byte) (*Inventory, error) {
 		return nil, fmt.Errorf("%w %s: no targets", ErrInventory, name)
 	}
 	for i, t := range inv.Targets {
-		if n := btoi(t.Path != "") + btoi(t.Git != "") + btoi(t.Docker != ""); n > 1 {
-			return nil, fmt.Errorf("%w %s: line %d: target %d has more than one of path, git and docker; give one", ErrInventory, name, t.Line, i+1)
+		if n := btoi(t.Path != "") + btoi(t.Git != "") + btoi(t.Docker != "") + btoi(t.GitHub != ""); n > 1 {
+			return nil, fmt.Errorf("%w %s: line %d: target %d has more than one of path, git, docker and github; give one", ErrInventory, name, t.Line, i+1)
+		}
+		if (t.Forks || t.Archived) && (t.GitHub == "" || strings.Contains(t.GitHub, "/")) {
+			return nil, fmt.Errorf("%w %s: line %d: forks and archived are for a github organisation", ErrInventory, name, t.Line)
+		}
+		if t.GitHub != "" {
+			if _, _, err := github.ParseRepo(t.GitHub); err != nil && (strings.Contains(t.GitHub, "/") || !orgName.MatchString(t.GitHub)) {
+				return nil, fmt.Errorf("%w %s: line %d: github is not ORG or ORG/REPO", ErrInventory, name, t.Line)
+			}
+			if t.Ref != "" {
+				return nil, fmt.Errorf("%w %s: line %d: ref is for a git target", ErrInventory, name, t.Line)
+			}
+			if t.Name != "" && !strings.Contains(t.GitHub, "/") {
+				return nil, fmt.Errorf("%w %s: line %d: name given to a whole organisation", ErrInventory, name, t.Line)
+			}
+			continue
 		}
 		if t.Docker != "" {
 			if !containerName.MatchString(t.Docker) {
@@ -136,13 +163,51 @@ func ParseInventory(name string, b []byte) (*Inventory, error) {
 			return nil, fmt.Errorf("%w %s: line %d: ref is for a git target", ErrInventory, name, t.Line)
 		}
 		if t.Path == "" {
-			return nil, fmt.Errorf("%w %s: line %d: target %d has no path (nor git, nor docker)", ErrInventory, name, t.Line, i+1)
+			return nil, fmt.Errorf("%w %s: line %d: target %d has no path (nor git, docker or github)", ErrInventory, name, t.Line, i+1)
 		}
 		if _, err := filepath.Match(t.Path, ""); err != nil {
 			return nil, fmt.Errorf("%w %s: line %d: path is not a valid glob", ErrInventory, name, t.Line)
 		}
 	}
 	return inv, nil
+}
+
+// orgName is a GitHub organisation's login.
+var orgName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*$`)
+
+// ResolveGitHub replaces each whole-organisation target with one target
+// per repository GitHub lists for it (a repository also listed on its own
+// keeps that entry).
+func ResolveGitHub(ctx context.Context, ts []Target, opt github.Options) ([]Target, error) {
+	seen := map[string]bool{}
+	for _, t := range ts {
+		if t.githubOrg == nil {
+			seen[t.ID] = true
+		}
+	}
+	var out []Target
+	for _, t := range ts {
+		if t.githubOrg == nil {
+			out = append(out, t)
+			continue
+		}
+		o := opt
+		o.Owner = t.githubOrg.GitHub
+		repos, err := github.ListRepos(ctx, o, t.githubOrg.Forks, t.githubOrg.Archived)
+		if err != nil {
+			return nil, fmt.Errorf("%w: line %d: %v", ErrInventory, t.githubOrg.Line, err)
+		}
+		for i := range repos {
+			id := "github:" + repos[i].Owner + "/" + repos[i].Name
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			out = append(out, Target{ID: id, GitHub: &repos[i], Policy: t.Policy})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
 }
 
 // containerName is a Docker container name or id.
@@ -166,6 +231,24 @@ func (inv *Inventory) Expand() ([]Target, error) {
 		policy := d.Policy
 		if policy != "" && !filepath.IsAbs(policy) {
 			policy = filepath.Join(inv.Dir, policy)
+		}
+		if d.GitHub != "" {
+			t := Target{ID: d.Name, Policy: policy}
+			if owner, repo, err := github.ParseRepo(d.GitHub); err == nil {
+				t.GitHub = &github.RepoInfo{Owner: owner, Name: repo}
+				if t.ID == "" {
+					t.ID = "github:" + owner + "/" + repo
+				}
+			} else {
+				def := d
+				t.githubOrg, t.ID = &def, "github:"+d.GitHub
+			}
+			if seen[t.ID] {
+				return nil, fmt.Errorf("%w: line %d: target %s is listed twice", ErrInventory, d.Line, t.ID)
+			}
+			seen[t.ID] = true
+			out = append(out, t)
+			continue
 		}
 		if d.Git != "" || d.Docker != "" {
 			t := Target{ID: d.Name, Docker: d.Docker, Policy: policy}

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors/docker"
+	"github.com/sandbox-audit/sandbox-audit/collectors/github"
 	"github.com/sandbox-audit/sandbox-audit/internal/audit"
 	"github.com/sandbox-audit/sandbox-audit/policies"
 	"github.com/sandbox-audit/sandbox-audit/reports"
@@ -21,8 +23,13 @@ type Options struct {
 	Timeout     time.Duration // per target (0: none)
 	RuleDirs    []string      // users' rules, for every target
 	GitCache    string        // where git targets are fetched (required when there are any)
-	Version     string
-	Now         func() time.Time
+	// GitHub is how github: targets are read: the API URL and token (the
+	// repository fields are each target's). Its Client, when nil, becomes
+	// one shared by every target, holding at most GitHubInFlight requests.
+	GitHub         github.Options
+	GitHubInFlight int
+	Version        string
+	Now            func() time.Time
 	// Run says which run to write: a new one, a named one this process
 	// joins (the shards of one run, a rerun), or the newest incomplete one.
 	Run RunSpec
@@ -81,6 +88,12 @@ func Scan(ctx context.Context, targets []Target, st *Store, opt Options) (Summar
 	// limit pays for it.
 	if err := eng.Rules.Warm(ctx, nil); err != nil {
 		return sum, err
+	}
+	if targets, err = ResolveGitHub(ctx, targets, opt.GitHub); err != nil {
+		return sum, err
+	}
+	if opt.GitHub.Client == nil {
+		opt.GitHub.Client = github.NewClient(cmp.Or(opt.GitHubInFlight, 8))
 	}
 	ids := make([]string, len(targets))
 	for i, t := range targets {
@@ -213,6 +226,11 @@ func auditOne(ctx context.Context, eng *audit.Engine, t Target, opt Options) (re
 	ao := audit.Options{Path: path, Config: cfg, RuleDirs: opt.RuleDirs, Version: opt.Version, Now: opt.Now()}
 	if t.Docker != "" {
 		ao.Docker = &docker.Options{Names: []string{t.Docker}}
+	}
+	if t.GitHub != nil {
+		g := opt.GitHub
+		g.Owner, g.Repo, g.Known = t.GitHub.Owner, t.GitHub.Name, t.GitHub
+		ao.GitHub = &g
 	}
 	r, err := eng.Run(tctx, ao)
 	return r, rev, timedOut(err)

@@ -15,11 +15,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Repo is one repository the server knows.
 type Repo struct {
 	Private       bool
+	Archived      bool
+	Fork          bool
 	DefaultBranch string // "main" when empty
 	// RulePages are the pages of "get rules for a branch" (each a JSON
 	// array of rules).
@@ -58,12 +61,22 @@ type Server struct {
 	// BadAuth counts requests without the token in the Authorization
 	// header.
 	BadAuth int
+	// Orgs lists each organisation's repositories (names; each must be in
+	// repos as ORG/NAME), served by "list organization repositories".
+	Orgs map[string][]string
+	// Latency delays every answer, as a network would.
+	Latency time.Duration
+	// MaxInFlight is the most requests the server held at once.
+	MaxInFlight int
+	inFlight    int
+	// Total counts every request.
+	Total int
 }
 
 // New starts a server for repos (owner/name → Repo); requests must carry
 // token.
 func New(t testing.TB, token string, repos map[string]*Repo) *Server {
-	s := &Server{Token: token, repos: repos, Requests: map[string]int{}, limited: map[string]bool{}}
+	s := &Server{Token: token, repos: repos, Requests: map[string]int{}, limited: map[string]bool{}, Orgs: map[string][]string{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s
@@ -84,7 +97,16 @@ func notFound(w http.ResponseWriter, msg string) {
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.inFlight++
+	s.Total++
+	s.MaxInFlight = max(s.MaxInFlight, s.inFlight)
+	s.mu.Unlock()
+	time.Sleep(s.Latency)
+	s.mu.Lock()
+	defer func() {
+		s.inFlight--
+		s.mu.Unlock()
+	}()
 	if r.Header.Get("Authorization") != "Bearer "+s.Token {
 		s.BadAuth++
 		writeJSON(w, 401, `{"message": "Requires authentication"}`)
@@ -98,6 +120,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	parts := strings.Split(p, "/")
+	if len(parts) == 3 && parts[0] == "orgs" && parts[2] == "repos" {
+		s.orgRepos(w, r, parts[1])
+		return
+	}
 	if len(parts) < 3 || parts[0] != "repos" {
 		notFound(w, "Not Found")
 		return
@@ -200,6 +226,44 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	default:
 		notFound(w, "Not Found")
 	}
+}
+
+// orgRepos serves one page of an organisation's repositories.
+func (s *Server) orgRepos(w http.ResponseWriter, r *http.Request, org string) {
+	names, ok := s.Orgs[org]
+	if !ok {
+		notFound(w, "Not Found")
+		return
+	}
+	per, _ := strconv.Atoi(r.URL.Query().Get("per_page"))
+	if per <= 0 || per > 100 {
+		per = 30
+	}
+	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	page = max(page, 1)
+	lo, hi := min((page-1)*per, len(names)), min(page*per, len(names))
+	var out []map[string]any
+	for _, n := range names[lo:hi] {
+		repo := s.repos[org+"/"+n]
+		branch := "main"
+		if repo != nil && repo.DefaultBranch != "" {
+			branch = repo.DefaultBranch
+		}
+		out = append(out, map[string]any{"name": n, "full_name": org + "/" + n, "private": repo != nil && repo.Private,
+			"default_branch": branch, "archived": repo != nil && repo.Archived, "fork": repo != nil && repo.Fork, "owner": map[string]any{"login": org}})
+	}
+	if hi < len(names) {
+		next := *r.URL
+		q := next.Query()
+		q.Set("page", strconv.Itoa(page+1))
+		next.RawQuery = q.Encode()
+		w.Header().Set("Link", fmt.Sprintf(`<%s%s>; rel="next"`, s.Server.URL, next.RequestURI()))
+	}
+	b, _ := json.Marshal(out)
+	if out == nil {
+		b = []byte("[]")
+	}
+	writeJSON(w, 200, string(b))
 }
 
 func blobSHA(path string) string {
