@@ -453,6 +453,9 @@ func CodeOwners(ctx context.Context, root string, guardrails []string) *model.Co
 		}
 		co.Found, co.File = true, f
 		for _, line := range strings.Split(string(b), "\n") {
+			if i := strings.Index(line, " #"); i >= 0 {
+				line = line[:i] // an inline comment
+			}
 			line = strings.TrimSpace(line)
 			if line == "" || strings.HasPrefix(line, "#") {
 				continue
