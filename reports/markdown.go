@@ -8,16 +8,17 @@ import (
 
 // Markdown writes a summary for pull-request comments and
 // $GITHUB_STEP_SUMMARY: verdict, properties, the gate and the findings.
-type Markdown struct{}
+type Markdown struct{ Options }
 
 var _ Writer = Markdown{}
 
 var statusIcon = map[string]string{"pass": "✅ pass", "fail": "❌ fail", "unknown": "❔ unknown"}
 
 // Write implements Writer.
-func (Markdown) Write(w io.Writer, r *Report) error {
+func (m Markdown) Write(w io.Writer, r *Report) error {
+	o := m.Options
 	ew := &errWriter{w: w}
-	if r.DepsOnly {
+	if o.DepsOnly {
 		fmt.Fprintf(ew, "## sandbox-audit: dependency change\n\n%s\n", depsSummary(r.Dependencies))
 	} else {
 		fmt.Fprintf(ew, "## sandbox-audit: %s\n\n", strings.ToUpper(r.Verdict))
@@ -58,7 +59,7 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 	fmt.Fprintf(ew, "\n### Findings (%d)\n\n", len(act))
 	if len(act) > 0 {
 		fmt.Fprintf(ew, "| Severity | Property | Rule | Location | Message |\n|---|---|---|---|---|\n")
-		shown, more := limit(act, r.Limit)
+		shown, more := limit(act, o.Limit)
 		for _, f := range shown {
 			fmt.Fprintf(ew, "| %s | %s | `%s` | `%s:%d` | %s |\n", f.Severity, f.Property, f.RuleID, f.File, f.Line, MarkdownEscape(f.Message))
 		}
@@ -68,7 +69,7 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 	}
 	if len(nts) > 0 {
 		fmt.Fprintf(ew, "\n<details><summary>%d note(s) on workloads that are not the agent's sandbox</summary>\n\n", len(nts))
-		shown, more := limit(nts, r.Limit)
+		shown, more := limit(nts, o.Limit)
 		for _, f := range shown {
 			fmt.Fprintf(ew, "- `%s` `%s:%d` — %s\n", f.RuleID, f.File, f.Line, MarkdownEscape(f.Message))
 		}
@@ -79,7 +80,7 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 	}
 	if len(sup) > 0 {
 		fmt.Fprintf(ew, "\n<details><summary>%d waived or baselined</summary>\n\n", len(sup))
-		shown, more := limit(sup, r.Limit)
+		shown, more := limit(sup, o.Limit)
 		for _, f := range shown {
 			fmt.Fprintf(ew, "- `%s` `%s:%d` — %s: %s\n", f.RuleID, f.File, f.Line, f.Suppression.Kind, MarkdownEscape(f.Suppression.Reason))
 		}

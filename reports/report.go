@@ -35,16 +35,22 @@ type Report struct {
 	Rules []rules.Meta `json:"-"`
 	// HelpBase is the URL prefix of the rule docs (helpUri = HelpBase + id + ".md").
 	HelpBase string `json:"-"`
+}
+
+// Options are how a writer renders a report: none of them is part of the
+// result.
+type Options struct {
 	// Color enables ANSI colors in the table.
-	Color bool `json:"-"`
+	Color bool
 	// Limit, when set, lists only the first Limit active findings (by
 	// severity) in the table and Markdown, and counts the rest: what a
 	// summary beside the full report shows. GitHub refuses a step summary
 	// over 1 MiB, and 19,000 table rows on stderr are no summary.
-	Limit int `json:"-"`
-	// DepsOnly marks a dependency-only report (the deps command): no sandbox
-	// was audited, so the table and Markdown leave out verdict and properties.
-	DepsOnly bool `json:"-"`
+	Limit int
+	// DepsOnly renders a dependency-only report (the deps command): no
+	// sandbox was audited, so the table and Markdown leave out verdict and
+	// properties.
+	DepsOnly bool
 }
 
 // Tool names the producer.
@@ -93,17 +99,17 @@ type Writer interface {
 // Formats lists the accepted --format values.
 var Formats = []string{"table", "json", "sarif", "markdown"}
 
-// New returns the writer for a format name.
-func New(format string) (Writer, error) {
+// New returns the writer for a format name, rendering with opt.
+func New(format string, opt Options) (Writer, error) {
 	switch format {
 	case "table":
-		return Table{}, nil
+		return Table{opt}, nil
 	case "json":
 		return JSON{}, nil
 	case "sarif":
 		return SARIF{}, nil
 	case "markdown", "md":
-		return Markdown{}, nil
+		return Markdown{opt}, nil
 	}
 	return nil, fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
 }

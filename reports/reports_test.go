@@ -86,7 +86,7 @@ func TestSARIFValidAndSplitByCategory(t *testing.T) {
 
 func TestEveryFormatRenders(t *testing.T) {
 	for _, f := range Formats {
-		w, err := New(f)
+		w, err := New(f, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +105,7 @@ func TestEveryFormatRenders(t *testing.T) {
 			t.Errorf("table has colors with Color off")
 		}
 	}
-	if _, err := New("xml"); err == nil {
+	if _, err := New("xml", Options{}); err == nil {
 		t.Fatal("unknown format accepted")
 	}
 }
@@ -188,12 +188,12 @@ func TestSummaryLimit(t *testing.T) {
 		f.Line = i + 1
 		r.Findings = append(r.Findings, f)
 	}
-	for _, w := range []Writer{Table{}, Markdown{}} {
+	for _, format := range []string{"table", "markdown"} {
 		for _, c := range []struct {
 			limit, rows int
 			more        string
 		}{{0, 40, ""}, {30, 30, "and 10 more finding(s)"}, {40, 40, ""}} {
-			r.Limit = c.limit
+			w, _ := New(format, Options{Limit: c.limit})
 			var buf bytes.Buffer
 			if err := w.Write(&buf, r); err != nil {
 				t.Fatal(err)
@@ -260,7 +260,7 @@ func TestUnreadPropertiesSaidInOneLine(t *testing.T) {
 	}
 	const line = "Unknown, not read: network, credentials ← k8s/a.yaml, k8s/b.yaml, k8s/c.yaml and 1 more"
 	for _, f := range []string{"table", "markdown"} {
-		w, _ := New(f)
+		w, _ := New(f, Options{})
 		var buf bytes.Buffer
 		if err := w.Write(&buf, r); err != nil {
 			t.Fatal(err)

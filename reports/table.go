@@ -12,7 +12,7 @@ import (
 // Table writes a human-readable report: verdict, the live environment when
 // audited, the four properties, findings by severity with file:line, errors,
 // and the gate.
-type Table struct{}
+type Table struct{ Options }
 
 var _ Writer = Table{}
 
@@ -26,11 +26,12 @@ func paint(on bool, key, s string) string {
 }
 
 // Write implements Writer.
-func (Table) Write(w io.Writer, r *Report) error {
+func (t Table) Write(w io.Writer, r *Report) error {
+	o := t.Options
 	ew := &errWriter{w: w}
 	fmt.Fprintf(ew, "sandbox-audit %s — %s\n", r.Tool.Version, strings.Join(r.Targets, ", "))
-	if !r.DepsOnly {
-		fmt.Fprintf(ew, "Verdict: %s\n\n", verdictLine(r, r.Color))
+	if !o.DepsOnly {
+		fmt.Fprintf(ew, "Verdict: %s\n\n", verdictLine(r, o.Color))
 	}
 	if r.Environment != nil {
 		fmt.Fprintln(ew, "Environment")
@@ -40,9 +41,9 @@ func (Table) Write(w io.Writer, r *Report) error {
 		fmt.Fprintln(ew)
 	}
 	var rows [][]string
-	if !r.DepsOnly {
+	if !o.DepsOnly {
 		for _, p := range r.Properties.Each() {
-			rows = append(rows, []string{p.Name, paint(r.Color, p.Status, strings.ToUpper(p.Status)), scoreText(p), fmt.Sprint(p.Findings)})
+			rows = append(rows, []string{p.Name, paint(o.Color, p.Status, strings.ToUpper(p.Status)), scoreText(p), fmt.Sprint(p.Findings)})
 		}
 		if err := RenderTable(ew, []string{"Property", "Status", "Score", "Findings"}, rows); err != nil {
 			return err
@@ -51,7 +52,7 @@ func (Table) Write(w io.Writer, r *Report) error {
 			fmt.Fprintln(ew, s)
 		}
 	}
-	if len(r.Workloads) > 0 && !r.DepsOnly {
+	if len(r.Workloads) > 0 && !o.DepsOnly {
 		line, show := workloadsLine(r.Workloads)
 		fmt.Fprintf(ew, "\nWorkloads: %s\n", line)
 		if show {
@@ -76,10 +77,10 @@ func (Table) Write(w io.Writer, r *Report) error {
 	}
 	fmt.Fprintln(ew)
 	if len(act) > 0 {
-		shown, more := limit(act, r.Limit)
+		shown, more := limit(act, o.Limit)
 		rows = rows[:0]
 		for _, f := range shown {
-			rows = append(rows, []string{paint(r.Color, f.Severity, strings.ToUpper(f.Severity)), f.Property, f.RuleID, fmt.Sprintf("%s:%d", f.File, f.Line), f.Message})
+			rows = append(rows, []string{paint(o.Color, f.Severity, strings.ToUpper(f.Severity)), f.Property, f.RuleID, fmt.Sprintf("%s:%d", f.File, f.Line), f.Message})
 		}
 		if err := RenderTable(ew, []string{"Severity", "Property", "Rule", "Location", "Message"}, rows); err != nil {
 			return err
@@ -90,7 +91,7 @@ func (Table) Write(w io.Writer, r *Report) error {
 	}
 	if len(nts) > 0 {
 		fmt.Fprintf(ew, "\nNotes on workloads that are not the agent's sandbox (%d, no property counts them):\n", len(nts))
-		shown, more := limit(nts, r.Limit)
+		shown, more := limit(nts, o.Limit)
 		rows = rows[:0]
 		for _, f := range shown {
 			rows = append(rows, []string{f.RuleID, fmt.Sprintf("%s:%d", f.File, f.Line), f.Message})

@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sandbox-audit/sandbox-audit/internal/audit"
+	"github.com/sandbox-audit/sandbox-audit/audit"
 	"github.com/sandbox-audit/sandbox-audit/internal/version"
 	"github.com/sandbox-audit/sandbox-audit/policies"
 	"github.com/sandbox-audit/sandbox-audit/rules"

@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors/deps"
-	"github.com/sandbox-audit/sandbox-audit/internal/audit"
+	"github.com/sandbox-audit/sandbox-audit/audit"
 	"github.com/sandbox-audit/sandbox-audit/internal/version"
 )
 
@@ -78,7 +78,7 @@ func (o *depsOptions) run(cmd *cobra.Command, path string) error {
 	if err != nil {
 		return err
 	}
-	rep.DepsOnly = true
+	o.scan.depsOnly = true
 	if err := o.scan.emit(cmd, rep); err != nil {
 		return err
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors/github"
-	"github.com/sandbox-audit/sandbox-audit/internal/audit"
+	"github.com/sandbox-audit/sandbox-audit/audit"
 	"github.com/sandbox-audit/sandbox-audit/internal/fleet"
 	"github.com/sandbox-audit/sandbox-audit/internal/version"
 )

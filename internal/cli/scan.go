@@ -17,7 +17,7 @@ import (
 
 	"github.com/sandbox-audit/sandbox-audit/collectors/deps"
 	"github.com/sandbox-audit/sandbox-audit/collectors/live"
-	"github.com/sandbox-audit/sandbox-audit/internal/audit"
+	"github.com/sandbox-audit/sandbox-audit/audit"
 	"github.com/sandbox-audit/sandbox-audit/internal/version"
 	"github.com/sandbox-audit/sandbox-audit/model"
 	"github.com/sandbox-audit/sandbox-audit/reports"
@@ -54,6 +54,8 @@ type scanOptions struct {
 	db       string
 
 	labels []string // with docker://: only containers with these labels
+	// depsOnly renders a dependency-only report (the deps command).
+	depsOnly bool
 	// github is OWNER/REPO: read its settings through GitHub's API.
 	github, githubURL string
 }
@@ -124,7 +126,7 @@ checked against its declaration (drift).
 }
 
 func (o *scanOptions) validate() error {
-	if _, err := reports.New(o.format); err != nil {
+	if _, err := reports.New(o.format, reports.Options{}); err != nil {
 		return usageError("%v", err)
 	}
 	if o.summary != "" && o.summary != "none" && !slices.Contains([]string{"table", "markdown", "md"}, o.summary) {
@@ -254,13 +256,16 @@ const summaryFindings = 30
 // the summary to --summary-file or stderr, so SARIF and a readable gate come
 // out of one run.
 func (o *scanOptions) emit(cmd *cobra.Command, rep *reports.Report) error {
-	w, _ := reports.New(o.format)
+	ro := reports.Options{DepsOnly: o.depsOnly}
 	if o.output != "" {
+		w, _ := reports.New(o.format, ro)
 		if err := writeFile(o.output, w, rep); err != nil {
 			return err
 		}
 	} else {
-		rep.Color = o.format == "table" && colorOK(cmd.OutOrStdout(), o.noColor)
+		opt := ro
+		opt.Color = o.format == "table" && colorOK(cmd.OutOrStdout(), o.noColor)
+		w, _ := reports.New(o.format, opt)
 		if err := w.Write(cmd.OutOrStdout(), rep); err != nil {
 			return err
 		}
@@ -272,22 +277,22 @@ func (o *scanOptions) emit(cmd *cobra.Command, rep *reports.Report) error {
 	if summary == "" || summary == "none" {
 		return nil
 	}
-	sw, _ := reports.New(summary)
-	rep.Limit = summaryFindings
-	defer func() { rep.Limit = 0 }()
+	so := ro
+	so.Limit = summaryFindings
 	if o.summaryFile != "" {
 		f, err := os.OpenFile(o.summaryFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 		if err != nil {
 			return fmt.Errorf("write summary: %w", err)
 		}
-		rep.Color = false
+		sw, _ := reports.New(summary, so)
 		if err := sw.Write(f, rep); err != nil {
 			f.Close()
 			return err
 		}
 		return f.Close()
 	}
-	rep.Color = summary == "table" && colorOK(cmd.ErrOrStderr(), o.noColor)
+	so.Color = summary == "table" && colorOK(cmd.ErrOrStderr(), o.noColor)
+	sw, _ := reports.New(summary, so)
 	return sw.Write(cmd.ErrOrStderr(), rep)
 }
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sandbox-audit/sandbox-audit/internal/audit"
+	"github.com/sandbox-audit/sandbox-audit/audit"
 	"github.com/sandbox-audit/sandbox-audit/reports"
 )
 

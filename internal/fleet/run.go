@@ -12,7 +12,7 @@ import (
 
 	"github.com/sandbox-audit/sandbox-audit/collectors/docker"
 	"github.com/sandbox-audit/sandbox-audit/collectors/github"
-	"github.com/sandbox-audit/sandbox-audit/internal/audit"
+	"github.com/sandbox-audit/sandbox-audit/audit"
 	"github.com/sandbox-audit/sandbox-audit/policies"
 	"github.com/sandbox-audit/sandbox-audit/reports"
 )

@@ -1,12 +1,15 @@
 // Package audit runs one audit end to end: collect, evaluate the rules,
 // fingerprint, apply waivers and baselines, score, and build the report.
+// It is the library behind the CLI: NewEngine compiles the rules once, and
+// Engine.Run audits one target with its own Options (policy file, waivers,
+// baseline), so one engine serves many targets (the fleet does so);
+// reports.New(format, Options) renders the report it returns.
 package audit
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/sandbox-audit/sandbox-audit/collectors/docker"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,6 +20,7 @@ import (
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
 	"github.com/sandbox-audit/sandbox-audit/collectors/deps"
+	"github.com/sandbox-audit/sandbox-audit/collectors/docker"
 	"github.com/sandbox-audit/sandbox-audit/collectors/github"
 	"github.com/sandbox-audit/sandbox-audit/collectors/live"
 	"github.com/sandbox-audit/sandbox-audit/collectors/registry"
