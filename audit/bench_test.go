@@ -43,7 +43,7 @@ func BenchmarkScanCorpus(b *testing.B) {
 // (Audit: rules compiled for the inputs at hand, while the collectors read):
 // what a CI invocation pays, engine compile included.
 func BenchmarkScanSmallRepo(b *testing.B) {
-	dir := filepath.Join("..", "..", "fixtures", "scenarios", "devcontainer-dood")
+	dir := filepath.Join("..", "fixtures", "scenarios", "devcontainer-dood")
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
