@@ -305,10 +305,10 @@ func (r *reader) review(ctx context.Context, branch string) *model.BranchReview 
 				}
 			}
 		}
-		if !p.GetEnforceAdmins().Enabled {
+		if ea := p.GetEnforceAdmins(); ea == nil || !ea.Enabled {
 			rv.Bypass = append(rv.Bypass, "RepositoryRole admin (branch protection not enforced for admins)")
 		}
-	case status(err) == 404 && strings.Contains(err.Error(), "not protected"):
+	case errors.Is(err, gh.ErrBranchNotProtected):
 		// protected through rulesets only
 	default:
 		// The branch is protected and the token may not see how: what it
@@ -389,13 +389,23 @@ func (r *reader) fetchFiles(ctx context.Context, branch, dir string, match func(
 	if err != nil {
 		return err
 	}
+	if tree.GetTruncated() {
+		// GitHub cut the listing short: files it left out are unread.
+		r.errs = append(r.errs, model.Error{File: r.loc.File, Line: 1, Kind: model.KindUnknown,
+			Message: "github: the repository's file list was truncated by GitHub (too many files): files past it were not audited; audit a checkout instead"})
+	}
 	n := 0
 	for _, e := range tree.Entries {
 		p := e.GetPath()
-		if e.GetType() != "blob" || e.GetMode() == "120000" || e.GetSize() > maxFileSize || skipped(p) {
+		if e.GetType() != "blob" || e.GetMode() == "120000" || skipped(p) {
 			continue
 		}
 		if !match(p) && !isCodeOwners(p) {
+			continue
+		}
+		if e.GetSize() > maxFileSize {
+			r.errs = append(r.errs, model.Error{File: p, Kind: model.KindUnknown,
+				Message: fmt.Sprintf("github: %s is larger than %d bytes: not fetched, not audited", p, maxFileSize)})
 			continue
 		}
 		if n++; n > maxFiles {
@@ -522,6 +532,11 @@ func matchSegs(pats, segs []string, dir bool) bool {
 	if len(pats) == 0 {
 		// The pattern is a directory above the path, or the path itself.
 		return len(segs) > 0 || !dir
+	}
+	if len(pats) == 1 && pats[0] != "**" && strings.ContainsAny(pats[0], "*?[") && len(segs) > 1 {
+		// docs/* owns docs' own files, not those of its subdirectories
+		// (GitHub's CODEOWNERS documentation).
+		return false
 	}
 	if pats[0] == "**" {
 		for i := 0; i <= len(segs); i++ {

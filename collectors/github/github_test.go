@@ -52,6 +52,22 @@ var (
 		ProtectionStatus: 403,
 		SettingsStatus:   403,
 	}
+	// rulesOnly: the branch is protected by rulesets alone (no classic
+	// protection: 404 Branch not protected).
+	rulesOnly = &ghtest.Repo{
+		Protected: true,
+		RulePages: []string{`[{"type": "pull_request", "ruleset_source_type": "Repository", "ruleset_source": "o/rulesonly", "ruleset_id": 4, "parameters": {"required_approving_review_count": 0, "dismiss_stale_reviews_on_push": false, "require_code_owner_review": false, "require_last_push_approval": false, "required_review_thread_resolution": false}}]`},
+		Rulesets:            map[int64]string{4: `{"id": 4, "name": "pr", "target": "branch", "enforcement": "active", "bypass_actors": []}`},
+		WorkflowPermissions: `{"default_workflow_permissions": "read", "can_approve_pull_request_reviews": false}`,
+		ActionsPermissions:  `{"enabled": true, "allowed_actions": "all"}`,
+	}
+	// noEnforce: classic protection without an enforce_admins object.
+	noEnforce = &ghtest.Repo{
+		Protected:           true,
+		Protection:          `{"required_pull_request_reviews": {"required_approving_review_count": 1, "dismiss_stale_reviews": true}}`,
+		WorkflowPermissions: `{"default_workflow_permissions": "read", "can_approve_pull_request_reviews": false}`,
+		ActionsPermissions:  `{"enabled": true, "allowed_actions": "all"}`,
+	}
 	classic = &ghtest.Repo{
 		Protected: true,
 		Protection: `{"required_pull_request_reviews": {"dismiss_stale_reviews": false, "require_code_owner_reviews": false, "required_approving_review_count": 1,
@@ -65,6 +81,7 @@ var (
 func server(t *testing.T) *ghtest.Server {
 	return ghtest.New(t, token, map[string]*ghtest.Repo{
 		"o/insecure": insecure, "o/hardened": hardened, "o/bypassed": bypassed, "o/noadmin": noAdmin, "o/classic": classic,
+		"o/rulesonly": rulesOnly, "o/noenforce": noEnforce,
 	})
 }
 
@@ -104,6 +121,14 @@ func TestCollect(t *testing.T) {
 	r, _, _ = collect(t, s, "classic", nil)
 	if !r.Review.RequiresPullRequest || r.Review.Approvals != 1 || strings.Join(r.Review.Bypass, ",") != "App release-bot,RepositoryRole admin (branch protection not enforced for admins)" {
 		t.Errorf("classic protection: %+v", r.Review)
+	}
+	r, errs, err = collect(t, s, "rulesonly", nil)
+	if err != nil || len(errs) > 0 || r.Review == nil || !r.Review.RequiresPullRequest || r.Review.Approvals != 0 {
+		t.Errorf("protected by rulesets only: %+v, %v, %v", r.Review, errs, err)
+	}
+	r, errs, err = collect(t, s, "noenforce", nil)
+	if err != nil || len(errs) > 0 || r.Review == nil || r.Review.Approvals != 1 || !strings.Contains(strings.Join(r.Review.Bypass, ","), "not enforced for admins") {
+		t.Errorf("classic protection without enforce_admins: %+v, %v, %v", r.Review, errs, err)
 	}
 	if s.BadAuth > 0 {
 		t.Errorf("%d requests without the token", s.BadAuth)
@@ -193,6 +218,10 @@ func TestCodeOwnersMatch(t *testing.T) {
 		{"settings.json", ".claude/settings.json", true},
 		{"/src/", "src", false},
 		{"*.md", "AGENTS.md", true},
+		{"/.github/*", ".github/workflows/ci.yml", false},
+		{"/.github/*", ".github/CODEOWNERS", true},
+		{"/.devcontainer/*", ".devcontainer/gpu/devcontainer.json", false},
+		{"/.devcontainer/", ".devcontainer/gpu/devcontainer.json", true},
 	} {
 		if got := ownerMatch(tt.pattern, tt.path); got != tt.want {
 			t.Errorf("ownerMatch(%q, %q) = %v, want %v", tt.pattern, tt.path, got, tt.want)

@@ -27,11 +27,16 @@ type transport struct {
 // holds at most inFlight requests at once (0: no bound), for one process's
 // every target.
 func NewClient(inFlight int) *http.Client {
-	t := &transport{base: http.DefaultTransport}
+	// Each attempt has its own deadline for the answer to start; a
+	// client-wide timeout would also cover the rate-limit waits (GitHub's
+	// secondary limit asks for 60 s) and the wait for a slot.
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	base.ResponseHeaderTimeout = 30 * time.Second
+	t := &transport{base: base}
 	if inFlight > 0 {
 		t.sem = make(chan struct{}, inFlight)
 	}
-	return &http.Client{Timeout: 60 * time.Second, Transport: t}
+	return &http.Client{Transport: t}
 }
 
 const (

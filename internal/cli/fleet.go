@@ -129,6 +129,9 @@ target could not be audited (its error is in the store and in fleet report).`,
 			if resume && runName != "" {
 				return usageError("--resume and --run-name: give one (the same --run-name also completes its run)")
 			}
+			if sn > 1 && runName == "" && !resume {
+				return usageError("--shard %d/%d needs --run-name NAME, the same for every shard, so the shards write one run", si, sn)
+			}
 			if resume && sn > 1 {
 				return usageError("--resume joins the newest incomplete run; shards name theirs with --run-name")
 			}

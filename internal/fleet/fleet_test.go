@@ -167,8 +167,10 @@ func TestStoreReopen(t *testing.T) {
 	if _, err := OpenStore(context.Background(), "mysql://x"); err == nil {
 		t.Error("a URL that is neither SQLite nor PostgreSQL was accepted")
 	}
-	if got := RedactStore("postgres://u:s3cret@db:5432/fleet"); strings.Contains(got, "s3cret") {
-		t.Errorf("redacted store %q", got)
+	for _, url := range []string{"postgres://u:s3cret@db:5432/fleet", "postgres://u@db/fleet?password=s3cret&sslmode=disable", "postgresql://db/fleet?sslpassword=s3cret"} {
+		if got := RedactStore(url); strings.Contains(got, "s3cret") {
+			t.Errorf("redacted store %q", got)
+		}
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors/deps"
+	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 )
 
 // GitSource is a target fetched from a git repository: the commit at Ref
@@ -67,8 +68,10 @@ func checkGit(url, ref string) error {
 	default:
 		return fmt.Errorf("git URL scheme %q: give https://, ssh://, git://, file:// or user@host:path", u.Scheme)
 	}
-	if _, has := u.User.Password(); has {
-		return errors.New("the git URL holds a password: credentials belong in your git credential helper or GIT_ASKPASS, never in the inventory")
+	if _, has := u.User.Password(); has || (u.User != nil && u.Scheme != "ssh") {
+		// A user name over http(s) is often the token itself
+		// (https://ghp_…@github.com/…).
+		return errors.New("the git URL holds credentials: they belong in your git credential helper or GIT_ASKPASS, never in the inventory (only ssh:// URLs take a user name)")
 	}
 	return nil
 }
@@ -122,7 +125,7 @@ func (g *GitSource) Fetch(ctx context.Context, cache string) (dir, rev string, e
 	fetch.Dir = dir
 	fetch.Env = append(userGitEnv(), "GIT_TERMINAL_PROMPT=0")
 	if err := run(fetch); err != nil {
-		return "", "", fmt.Errorf("git fetch %s %s: %w", g.URL, ref, err)
+		return "", "", fmt.Errorf("git fetch %s %s: %w", redactURL(g.URL), ref, secretsRedact(err))
 	}
 	out, err := deps.SafeGit(ctx, dir, "rev-parse", "--verify", "FETCH_HEAD^{commit}").Output()
 	if err != nil {
@@ -164,3 +167,14 @@ func run(cmd *exec.Cmd) error {
 	}
 	return nil
 }
+
+// redactURL is a URL as it may be printed: a password masked.
+func redactURL(s string) string {
+	if u, err := neturl.Parse(s); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	return s
+}
+
+// secretsRedact keeps a credential git may echo out of the stored error.
+func secretsRedact(err error) error { return errors.New(secrets.Redact(err.Error())) }

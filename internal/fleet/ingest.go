@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -84,6 +85,8 @@ func Ingest(ctx context.Context, files []string, st *Store, opt Options) (Summar
 }
 
 var (
+	// ruleID is the form of every rule id (METADATA custom.id).
+	ruleID          = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 	knownVerdicts   = map[string]bool{"boundary": true, "convenience": true, "unknown": true}
 	knownStatuses   = map[string]bool{"pass": true, "fail": true, "unknown": true}
 	knownSeverities = map[string]bool{"critical": true, "high": true, "medium": true, "low": true, "info": true}
@@ -128,8 +131,8 @@ func parseReport(file string, b []byte) (*reports.Report, error) {
 	fps := map[string]bool{}
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
-		if !knownSeverities[f.Severity] || f.Fingerprint == "" || fps[f.Fingerprint] || !validProperty(f.Property) {
-			return nil, fmt.Errorf("%s: finding %d has no fingerprint, a repeated one, or an unknown severity or property", filepath.Base(file), i+1)
+		if !knownSeverities[f.Severity] || f.Fingerprint == "" || fps[f.Fingerprint] || !validProperty(f.Property) || !ruleID.MatchString(f.RuleID) {
+			return nil, fmt.Errorf("%s: finding %d has no fingerprint, a repeated one, an unknown severity or property, or a rule id that is none", filepath.Base(file), i+1)
 		}
 		fps[f.Fingerprint] = true
 		f.Message = secrets.Redact(f.Message)

@@ -73,6 +73,14 @@ func TestIngest(t *testing.T) {
 				t.Errorf("%s: error %q, want %q", id, got, want)
 			}
 		}
+		rep2, err := Build(ctx, st, sum.Run, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tbl strings.Builder
+		if err := rep2.WriteTable(&tbl); err != nil || !strings.Contains(tbl.String(), "sandbox-1 (self-reported)") {
+			t.Errorf("the report does not mark ingested results (%v):\n%s", err, tbl.String())
+		}
 		dup := []string{files[0], filepath.Join(t.TempDir(), filepath.Base(files[0]))}
 		os.WriteFile(dup[1], b.Bytes(), 0o644)
 		if _, err := Ingest(ctx, dup, st, Options{}); err == nil || !strings.Contains(err.Error(), "both name target") {

@@ -171,13 +171,13 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if len(r.Worst) > 0 {
 		b.WriteString("\n### Worst targets\n\n| Target | Verdict | Score (of 400) | Findings |\n|---|---|---:|---:|\n")
 		for _, l := range r.Worst {
-			fmt.Fprintf(&b, "| %s | %s | %d | %d |\n", mdCell(l.Target), l.Verdict, l.Score, l.Findings)
+			fmt.Fprintf(&b, "| %s | %s | %d | %d |\n", mdCell(l.Label()), l.Verdict, l.Score, l.Findings)
 		}
 	}
 	if len(r.Rules) > 0 {
 		b.WriteString("\n### Most common rules\n\n| Rule | Targets |\n|---|---:|\n")
 		for _, c := range r.Rules {
-			fmt.Fprintf(&b, "| `%s` | %d |\n", c.Rule, c.Targets)
+			fmt.Fprintf(&b, "| `%s` | %d |\n", mdCode(c.Rule), c.Targets)
 		}
 	}
 	if r.Previous == nil {
@@ -191,10 +191,10 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			}
 			fmt.Fprintf(&b, "- %s (%s): %s → %s, %d new, %d fixed\n", mdCell(c.Target), mark, c.VerdictWas, c.Verdict, len(c.New), len(c.Fixed))
 			for _, f := range c.New {
-				fmt.Fprintf(&b, "  - new %s `%s` %s:%d %s\n", f.Severity, f.Rule, mdCell(f.File), f.Line, mdCell(f.Message))
+				fmt.Fprintf(&b, "  - new %s `%s` %s:%d %s\n", mdCell(f.Severity), mdCode(f.Rule), mdCell(f.File), f.Line, mdCell(f.Message))
 			}
 			for _, f := range c.Fixed {
-				fmt.Fprintf(&b, "  - fixed %s `%s` %s:%d %s\n", f.Severity, f.Rule, mdCell(f.File), f.Line, mdCell(f.Message))
+				fmt.Fprintf(&b, "  - fixed %s `%s` %s:%d %s\n", mdCell(f.Severity), mdCode(f.Rule), mdCell(f.File), f.Line, mdCell(f.Message))
 			}
 		}
 	}
@@ -209,3 +209,6 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 }
 
 func mdCell(s string) string { return reports.MarkdownEscape(s) }
+
+// mdCode is a value put between backticks: none inside.
+func mdCode(s string) string { return strings.ReplaceAll(mdCell(s), "`", "'") }

@@ -34,11 +34,21 @@ const historyRuns = 14
 
 // TargetLine is one target in a list.
 type TargetLine struct {
-	Target   string `json:"target"`
+	Target string `json:"target"`
+	// Source is "ingest" for a sandbox's report of itself (fleet ingest).
+	Source   string `json:"source,omitempty"`
 	Verdict  string `json:"verdict,omitempty"`
 	Score    int    `json:"score"` // the sum of the four properties' scores
 	Findings int    `json:"findings"`
 	Error    string `json:"error,omitempty"`
+}
+
+// Label names the target, marking a sandbox's report of itself.
+func (l TargetLine) Label() string {
+	if l.Source == sourceIngest {
+		return l.Target + " (self-reported)"
+	}
+	return l.Target
 }
 
 // RuleCount is how many targets a rule fired in.
@@ -98,6 +108,9 @@ func Build(ctx context.Context, st *Store, run, against int64) (*Report, error) 
 		audited++
 		r.Verdicts[x.Verdict]++
 		line := TargetLine{Target: t, Verdict: x.Verdict, Findings: len(active(x.Findings))}
+		if x.Source == sourceIngest {
+			line.Source = sourceIngest
+		}
 		for _, p := range rules.Properties {
 			line.Score += x.Properties[p].Score
 			if x.Properties[p].Status == "pass" {
@@ -276,7 +289,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 	t := tablewriter.NewWriter(w)
 	t.Header("Worst targets", "Verdict", "Score (of 400)", "Findings")
 	for _, l := range r.Worst {
-		_ = t.Append(l.Target, l.Verdict, fmt.Sprint(l.Score), fmt.Sprint(l.Findings))
+		_ = t.Append(l.Label(), l.Verdict, fmt.Sprint(l.Score), fmt.Sprint(l.Findings))
 	}
 	if err := t.Render(); err != nil {
 		return err

@@ -10,9 +10,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sandbox-audit/sandbox-audit/audit"
 	"github.com/sandbox-audit/sandbox-audit/collectors/docker"
 	"github.com/sandbox-audit/sandbox-audit/collectors/github"
-	"github.com/sandbox-audit/sandbox-audit/audit"
 	"github.com/sandbox-audit/sandbox-audit/policies"
 	"github.com/sandbox-audit/sandbox-audit/reports"
 )

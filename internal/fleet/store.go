@@ -178,7 +178,15 @@ func OpenStore(ctx context.Context, url string) (*Store, error) {
 // RedactStore is the store's URL as it may be printed: a PostgreSQL
 // password is replaced by xxxxx.
 func RedactStore(s string) string {
-	if u, err := neturl.Parse(s); err == nil && u.User != nil {
+	if u, err := neturl.Parse(s); err == nil && strings.Contains(s, "://") {
+		// pgx also takes the password (and a password file) from the query.
+		q := u.Query()
+		for _, k := range []string{"password", "passfile", "sslpassword"} {
+			if q.Has(k) {
+				q.Set(k, "xxxxx")
+			}
+		}
+		u.RawQuery = q.Encode()
 		return u.Redacted()
 	}
 	if strings.Contains(s, "://") && strings.Contains(s, "@") {

@@ -70,8 +70,11 @@ any_agent if {
 
 # reviewed_default: GitHub's settings show that every change to the default
 # branch needs a person's approving review no bypass actor seen can skip.
+# Whether Actions may approve must be known (and off): an approval a
+# workflow's token gives is no person's.
 reviewed_default if {
 	review.bypass_known
 	count(review_gaps) == 0
 	count(review.bypass) == 0
+	actions.can_approve_pull_requests == false
 }

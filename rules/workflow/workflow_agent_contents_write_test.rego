@@ -54,3 +54,9 @@ test_reviewed_default_branch_quiet if {
 	count(workflow_agent_contents_write.deny) == 0 with input as {"workflows": [{"name": "Claude", "file": wf, "line": 1, "runs_agent": true, "jobs": [j]}], "repository": repo}
 	count(workflow_agent_contents_write.deny) == 1 with input as {"workflows": [{"name": "Claude", "file": wf, "line": 1, "runs_agent": true, "jobs": [j]}], "repository": object.union(repo, {"review": object.union(repo.review, {"bypass_known": false})})}
 }
+
+test_actions_settings_unknown_not_reviewed if {
+	j := {"id": "claude", "file": wf, "line": 9, "runs_agent": true, "effective_write": ["contents"]}
+	repo := {"owner": "o", "name": "r", "default_branch": "main", "file": "github/o/r", "line": 1, "review": {"requires_pull_request": true, "approvals": 1, "dismiss_stale": true, "bypass": [], "bypass_known": true}}
+	count(workflow_agent_contents_write.deny) == 1 with input as {"workflows": [{"name": "Claude", "file": wf, "line": 1, "runs_agent": true, "jobs": [j]}], "repository": repo}
+}
