@@ -70,6 +70,16 @@ var localAgentInputs = []struct{ input, tool string }{
 	{"gemini_cli_version", "gemini"},
 }
 
+// wrapperAgentInputs name the agent a remote action runs by inputs no
+// other action takes (a model API key alone does not: AI review and
+// summarising actions take those too).
+var wrapperAgentInputs = []struct{ input, tool string }{
+	{"claude_code_oauth_token", "claude-code"},
+	{"claude_args", "claude-code"},
+	{"codex-args", "codex"},
+	{"gemini_cli_version", "gemini"},
+}
+
 // stepAgent is the agent a step's action runs: a known or agent-named
 // action, or a local action whose inputs are an agent's (input names
 // compared without case: GEMINI_API_KEY is gemini_api_key).
@@ -78,6 +88,14 @@ func stepAgent(name string, with map[string]bool) string {
 		return tool
 	}
 	if !strings.HasPrefix(name, "./") {
+		// Another repository's action (an organisation's wrapper of an
+		// agent's action) runs an agent when it takes an input only an
+		// agent CLI takes: Claude Code's subscription token or CLI flags.
+		for _, a := range wrapperAgentInputs {
+			if with[a.input] {
+				return a.tool
+			}
+		}
 		return ""
 	}
 	for _, a := range localAgentInputs {

@@ -170,3 +170,26 @@ func TestBlankExpressions(t *testing.T) {
 		}
 	}
 }
+
+// TestWrapperAction: another repository's action that takes an input only
+// an agent CLI takes runs an agent; a model API key alone says nothing.
+func TestWrapperAction(t *testing.T) {
+	for _, tt := range []struct {
+		uses  string
+		with  []string
+		agent string
+	}{
+		{"my-org/.github/actions/claude-pr-assistant@main", []string{"claude_code_oauth_token"}, "claude-code"},
+		{"my-org/agents/review@v2", []string{"claude_args", "github_token"}, "claude-code"},
+		{"my-org/ai-summary@v1", []string{"anthropic_api_key"}, ""},
+		{"actions/setup-node@v4", []string{"node-version"}, ""},
+	} {
+		with := map[string]bool{}
+		for _, w := range tt.with {
+			with[w] = true
+		}
+		if got := stepAgent(tt.uses, with); got != tt.agent {
+			t.Errorf("%s with %v: agent %q, want %q", tt.uses, tt.with, got, tt.agent)
+		}
+	}
+}
