@@ -55,8 +55,8 @@ var (
 	// rulesOnly: the branch is protected by rulesets alone (no classic
 	// protection: 404 Branch not protected).
 	rulesOnly = &ghtest.Repo{
-		Protected: true,
-		RulePages: []string{`[{"type": "pull_request", "ruleset_source_type": "Repository", "ruleset_source": "o/rulesonly", "ruleset_id": 4, "parameters": {"required_approving_review_count": 0, "dismiss_stale_reviews_on_push": false, "require_code_owner_review": false, "require_last_push_approval": false, "required_review_thread_resolution": false}}]`},
+		Protected:           true,
+		RulePages:           []string{`[{"type": "pull_request", "ruleset_source_type": "Repository", "ruleset_source": "o/rulesonly", "ruleset_id": 4, "parameters": {"required_approving_review_count": 0, "dismiss_stale_reviews_on_push": false, "require_code_owner_review": false, "require_last_push_approval": false, "required_review_thread_resolution": false}}]`},
 		Rulesets:            map[int64]string{4: `{"id": 4, "name": "pr", "target": "branch", "enforcement": "active", "bypass_actors": []}`},
 		WorkflowPermissions: `{"default_workflow_permissions": "read", "can_approve_pull_request_reviews": false}`,
 		ActionsPermissions:  `{"enabled": true, "allowed_actions": "all"}`,
