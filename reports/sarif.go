@@ -231,3 +231,27 @@ func isSemver(v string) bool {
 	}
 	return true
 }
+
+// SARIFTarget is one target of a multi-target SARIF log: its report, and
+// the automation category its run gets.
+type SARIFTarget struct {
+	Category string
+	Report   *Report
+}
+
+// WriteSARIFRuns writes one SARIF log holding one posture run per target
+// (a fleet's): each run's locations are relative to its own target, and
+// its category names the target, so the runs never mix.
+func WriteSARIFRuns(w io.Writer, targets []SARIFTarget) error {
+	doc, err := sarif.New(sarif.Version210)
+	if err != nil {
+		return fmt.Errorf("write sarif: %w", err)
+	}
+	for _, t := range targets {
+		doc.AddRun(buildRun(t.Report, t.Category, t.Report.Rules, t.Report.Findings, true))
+	}
+	if err := doc.PrettyWrite(w); err != nil {
+		return fmt.Errorf("write sarif: %w", err)
+	}
+	return nil
+}

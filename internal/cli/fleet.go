@@ -14,8 +14,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/sandbox-audit/sandbox-audit/collectors/github"
 	"github.com/sandbox-audit/sandbox-audit/audit"
+	"github.com/sandbox-audit/sandbox-audit/collectors/github"
 	"github.com/sandbox-audit/sandbox-audit/internal/fleet"
 	"github.com/sandbox-audit/sandbox-audit/internal/version"
 )
@@ -282,9 +282,10 @@ worse verdict, a target that now fails to audit), 2 when the store or run cannot
 			write := map[string]func(*fleet.Report, io.Writer) error{
 				"table": (*fleet.Report).WriteTable, "json": (*fleet.Report).WriteJSON,
 				"markdown": (*fleet.Report).WriteMarkdown, "html": (*fleet.Report).WriteHTML,
+				"sarif": (*fleet.Report).WriteSARIF,
 			}[format]
 			if write == nil {
-				return usageError("--format must be table, json, markdown or html")
+				return usageError("--format must be table, json, markdown, html or sarif")
 			}
 			if !strings.Contains(store, "://") || strings.HasPrefix(store, "sqlite://") {
 				if _, err := os.Stat(strings.TrimPrefix(store, "sqlite://")); err != nil {
@@ -304,6 +305,7 @@ worse verdict, a target that now fails to audit), 2 when the store or run cannot
 			if err != nil {
 				return err
 			}
+			rep.Version = version.String()
 			if err := write(rep, cmd.OutOrStdout()); err != nil {
 				return err
 			}
@@ -315,7 +317,7 @@ worse verdict, a target that now fails to audit), 2 when the store or run cannot
 	}
 	f := cmd.Flags()
 	storeFlag(f, &store)
-	f.StringVarP(&format, "format", "f", "table", "report format: table, json, markdown, html (one self-contained page)")
+	f.StringVarP(&format, "format", "f", "table", "report format: table, json, markdown, html (one self-contained page), sarif (one run per target)")
 	f.Int64Var(&run, "run", 0, "the run to report (default: the latest)")
 	f.Int64Var(&against, "against", 0, "the run to compare with (default: the one before)")
 	f.BoolVar(&failOnRegression, "fail-on-regression", false, "exit 1 when a target got worse than in the run compared with")

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/sandbox-audit/sandbox-audit/model"
 	"github.com/sandbox-audit/sandbox-audit/reports"
 	"github.com/sandbox-audit/sandbox-audit/rules"
 )
@@ -212,3 +213,38 @@ func mdCell(s string) string { return reports.MarkdownEscape(s) }
 
 // mdCode is a value put between backticks: none inside.
 func mdCode(s string) string { return strings.ReplaceAll(mdCell(s), "`", "'") }
+
+// WriteSARIF writes the run's findings as SARIF 2.1.0: one run per target
+// (category sandbox-audit/fleet/TARGET/), locations relative to the
+// target, each rule as the built-in rule set describes it. Findings waived
+// in a target, and platform notes, are left out, as in every fleet view;
+// a target that failed to audit is a run with that error as a
+// notification.
+func (r *Report) WriteSARIF(w io.Writer) error {
+	metas := map[string]rules.Meta{}
+	if set, err := rules.LoadBuiltinRules(); err == nil {
+		for _, m := range set.Rules {
+			metas[m.ID] = m
+		}
+	}
+	var ts []reports.SARIFTarget
+	for _, id := range sortedTargets(r.results) {
+		res := r.results[id]
+		rep := &reports.Report{Tool: reports.Tool{Name: "sandbox-audit", Version: r.Version}, Findings: []rules.Finding{}, Errors: []model.Error{}}
+		if res.Error != "" {
+			rep.Errors = append(rep.Errors, model.Error{Message: res.Error})
+		}
+		seen := map[string]bool{}
+		for _, f := range active(res.Findings) {
+			m := metas[f.Rule]
+			rep.Findings = append(rep.Findings, rules.Finding{RuleID: f.Rule, Title: m.Title, Property: f.Property, Severity: f.Severity, Category: f.Category,
+				Message: f.Message, File: f.File, Line: f.Line, Fingerprint: f.Fingerprint, Remediation: m.Remediation})
+			if m.ID != "" && !seen[m.ID] {
+				seen[m.ID] = true
+				rep.Rules = append(rep.Rules, m)
+			}
+		}
+		ts = append(ts, reports.SARIFTarget{Category: "sandbox-audit/fleet/" + id + "/", Report: rep})
+	}
+	return reports.WriteSARIFRuns(w, ts)
+}

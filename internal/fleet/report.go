@@ -27,6 +27,9 @@ type Report struct {
 	Errors   []TargetLine   `json:"errors"`
 	// History is the posture of the last runs up to this one, oldest first.
 	History []RunPoint `json:"history"`
+	// Version is the tool's, for the SARIF report.
+	Version string `json:"-"`
+	results map[string]*Result
 }
 
 // historyRuns is how many runs the report's history holds.
@@ -95,7 +98,7 @@ func Build(ctx context.Context, st *Store, run, against int64) (*Report, error) 
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{Run: *cur, Previous: prev, Verdicts: map[string]int{}, PassRate: map[string]int{}, Worst: []TargetLine{}, Rules: []RuleCount{}, Changes: []Change{}, Errors: []TargetLine{}}
+	r := &Report{results: res, Run: *cur, Previous: prev, Verdicts: map[string]int{}, PassRate: map[string]int{}, Worst: []TargetLine{}, Rules: []RuleCount{}, Changes: []Change{}, Errors: []TargetLine{}}
 	passed, audited := map[string]int{}, 0
 	ruleTargets := map[string]map[string]bool{}
 	for _, t := range sortedTargets(res) {
