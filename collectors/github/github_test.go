@@ -39,6 +39,7 @@ var (
 		RulePages: []string{`[{"type": "pull_request", "ruleset_source_type": "Repository", "ruleset_source": "o/bypassed", "ruleset_id": 9,
 			"parameters": {"required_approving_review_count": 1, "dismiss_stale_reviews_on_push": true, "require_code_owner_review": false, "require_last_push_approval": false, "required_review_thread_resolution": false}}]`},
 		Rulesets:            map[int64]string{9: `{"id": 9, "name": "main", "target": "branch", "enforcement": "active", "bypass_actors": [{"actor_id": 15368, "actor_type": "Integration", "bypass_mode": "always"}]}`},
+		CopilotVariables:    map[string]string{"COPILOT_AGENT_FIREWALL_ALLOW_LIST_ADDITIONS": "registry.npmjs.org, *.com"},
 		WorkflowPermissions: `{"default_workflow_permissions": "read", "can_approve_pull_request_reviews": false}`,
 		ActionsPermissions:  `{"enabled": true, "allowed_actions": "all"}`,
 	}
@@ -116,6 +117,9 @@ func TestCollect(t *testing.T) {
 	r, _, _ = collect(t, s, "bypassed", nil)
 	if len(r.Review.Bypass) != 1 || r.Review.Bypass[0] != "Integration 15368" {
 		t.Errorf("bypass actors %v", r.Review.Bypass)
+	}
+	if r.Copilot == nil || !r.Copilot.FirewallEnabled || strings.Join(r.Copilot.AllowList, " ") != "registry.npmjs.org *.com" {
+		t.Errorf("copilot environment %+v", r.Copilot)
 	}
 
 	r, _, _ = collect(t, s, "classic", nil)

@@ -207,6 +207,9 @@ func (o *scanOptions) run(cmd *cobra.Command, path, containers string) error {
 	var gho *github.Options
 	if o.github != "" {
 		owner, repo, err := github.ParseRepo(o.github)
+		if err != nil && !strings.Contains(o.github, "/") {
+			return usageError("--github %s: give OWNER/REPO; to audit every repository of an organisation, list it in a fleet inventory (targets: [{github: %s}]) and run fleet scan", o.github, o.github)
+		}
 		if err != nil {
 			return usageError("--github: %v", err)
 		}
