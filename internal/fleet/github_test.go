@@ -122,3 +122,45 @@ func BenchmarkGitHubOrg(b *testing.B) {
 		b.ReportMetric(float64(s.MaxInFlight), "max-in-flight")
 	}
 }
+
+// TestShardsAdoptTheRunsListing: a repository created in the organisation
+// between two shards' starts does not stop the later shard: it audits the
+// run's list (the first shard's), and the run completes with every
+// repository of that list; another inventory still cannot join.
+func TestShardsAdoptTheRunsListing(t *testing.T) {
+	eachStore(t, func(t *testing.T, url string) {
+		ctx := context.Background()
+		s := org(t, 12)
+		ts, err := (&Inventory{Targets: []TargetDef{{GitHub: "acme"}}}).Expand()
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := OpenStore(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		opt := func(shard int) Options {
+			return Options{Concurrency: 2, GitHub: github.Options{APIURL: s.APIURL(), Token: ghToken}, Run: RunSpec{Name: "nightly", Shards: 2}, Shard: shard}
+		}
+		first, err := Scan(ctx, ts, st, opt(1))
+		if err != nil || first.RunComplete {
+			t.Fatalf("shard 1: %+v, %v", first, err)
+		}
+		// A repository appears before shard 2 lists the organisation.
+		s.AddRepo("acme", "repo-new", &ghtest.Repo{Files: map[string]string{".github/workflows/claude.yml": agentWorkflow}})
+		second, err := Scan(ctx, ts, st, opt(2))
+		if err != nil || !second.RunComplete || second.Run != first.Run {
+			t.Fatalf("shard 2: %+v, %v", second, err)
+		}
+		res := stored(t, st, first.Run)
+		if len(res) != 12 || res["github:acme/repo-new"] != nil {
+			t.Errorf("%d targets stored (want the run's 12), repo-new stored: %v", len(res), res["github:acme/repo-new"] != nil)
+		}
+		other := append([]Target{}, ts...)
+		other = append(other, Target{ID: "extra", Path: t.TempDir()})
+		if _, err := Scan(ctx, other, st, opt(2)); err == nil || !strings.Contains(err.Error(), "another inventory") {
+			t.Errorf("a target outside the listing joined: %v", err)
+		}
+	})
+}

@@ -50,7 +50,7 @@ func Ingest(ctx context.Context, files []string, st *Store, opt Options) (Summar
 		}
 		seen[ids[i]] = f
 	}
-	run, stored, err := st.OpenRun(ctx, opt.Run, opt.Now(), ids)
+	run, stored, _, err := st.OpenRun(ctx, opt.Run, opt.Now(), ids)
 	if err != nil {
 		return sum, fmt.Errorf("store: %w", err)
 	}

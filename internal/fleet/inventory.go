@@ -78,6 +78,7 @@ type Target struct {
 	// configuration files); githubOrg an organisation still to list.
 	GitHub    *github.RepoInfo
 	githubOrg *TargetDef
+	listed    bool   // GitHub came from an organisation's listing
 	Policy    string // "" : the target's own .sandbox-audit.yaml, if any
 }
 
@@ -203,7 +204,7 @@ func ResolveGitHub(ctx context.Context, ts []Target, opt github.Options) ([]Targ
 				continue
 			}
 			seen[id] = true
-			out = append(out, Target{ID: id, GitHub: &repos[i], Policy: t.Policy})
+			out = append(out, Target{ID: id, GitHub: &repos[i], Policy: t.Policy, listed: true})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -99,9 +101,15 @@ func Scan(ctx context.Context, targets []Target, st *Store, opt Options) (Summar
 	for i, t := range targets {
 		ids[i] = t.ID
 	}
-	run, stored, err := st.OpenRun(ctx, opt.Run, now(), ids)
+	spec := opt.Run
+	spec.Listed = func(id string) bool { return listedGitHub(targets, id) }
+	run, stored, list, err := st.OpenRun(ctx, spec, now(), ids)
 	if err != nil {
 		return sum, fmt.Errorf("store: %w", err)
+	}
+	if !slices.Equal(list, ids) {
+		// Another process listed an organisation first: audit its list.
+		targets = adopt(targets, list)
 	}
 	sum.Run = run
 	var mine []Target
@@ -177,6 +185,44 @@ feed:
 		return sum, fmt.Errorf("fleet run %d interrupted: %d of %d targets stored: %w", run, sum.Stored, len(targets), ctx.Err())
 	}
 	return sum, nil
+}
+
+// listedGitHub: id names a repository an organisation's listing gave (or
+// would give: one the run's first process listed and this one did not).
+func listedGitHub(ts []Target, id string) bool {
+	owner, _, ok := strings.Cut(strings.TrimPrefix(id, "github:"), "/")
+	if !ok || !strings.HasPrefix(id, "github:") {
+		return false
+	}
+	for _, t := range ts {
+		if t.listed && t.GitHub != nil && t.GitHub.Owner == owner {
+			return true
+		}
+	}
+	return false
+}
+
+// adopt is the run's list as targets: this process's where it has them, a
+// repository of a listed organisation otherwise.
+func adopt(ts []Target, list []string) []Target {
+	by := map[string]Target{}
+	policy := map[string]string{}
+	for _, t := range ts {
+		by[t.ID] = t
+		if t.listed {
+			policy[t.GitHub.Owner] = t.Policy
+		}
+	}
+	out := make([]Target, 0, len(list))
+	for _, id := range list {
+		if t, ok := by[id]; ok {
+			out = append(out, t)
+			continue
+		}
+		owner, name, _ := strings.Cut(strings.TrimPrefix(id, "github:"), "/")
+		out = append(out, Target{ID: id, GitHub: &github.RepoInfo{Owner: owner, Name: name}, Policy: policy[owner], listed: true})
+	}
+	return out
 }
 
 // ErrTargetTimeout marks a target that did not finish within its limit.

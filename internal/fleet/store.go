@@ -130,6 +130,11 @@ var migrations = []migration{
 	// sandbox's report of itself.
 	{sqlite: `ALTER TABLE results ADD COLUMN source TEXT NOT NULL DEFAULT 'audit';`,
 		postgres: `ALTER TABLE results ADD COLUMN source TEXT NOT NULL DEFAULT 'audit';`},
+	// A run's targets as the process that started it listed them: a
+	// process joining later (a shard, a resume) whose listing of an
+	// organisation differs audits the run's list.
+	{sqlite: `CREATE TABLE run_targets (run INTEGER NOT NULL, target TEXT NOT NULL, PRIMARY KEY (run, target));`,
+		postgres: `CREATE TABLE run_targets (run BIGINT NOT NULL, target TEXT NOT NULL, PRIMARY KEY (run, target));`},
 }
 
 // Result sources.
@@ -287,6 +292,11 @@ type RunSpec struct {
 	Resume bool
 	// Shards is the run's shard count (0 or 1: unsharded).
 	Shards int
+	// Listed, when set, says which target ids come from a listing that may
+	// change between processes (an organisation's repositories): a joining
+	// process whose targets differ from the run's in those alone adopts
+	// the run's list.
+	Listed func(id string) bool
 }
 
 // Digest identifies an inventory's targets: every process joining a run
@@ -305,13 +315,16 @@ var ErrRunMismatch = errors.New("run mismatch")
 // OpenRun starts a run of the inventory ids, or joins the one spec names,
 // and returns its id and the targets it already holds (a joining process
 // skips them).
-func (s *Store) OpenRun(ctx context.Context, spec RunSpec, started time.Time, ids []string) (int64, map[string]bool, error) {
+//
+// list is the run's targets: ids, or the run's own list when it was
+// adopted (spec.Listed).
+func (s *Store) OpenRun(ctx context.Context, spec RunSpec, started time.Time, ids []string) (int64, map[string]bool, []string, error) {
 	digest := Digest(ids)
 	shards := max(1, spec.Shards)
 	at := started.UTC().Format(time.RFC3339)
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	defer tx.Rollback()
 	var id int64
@@ -319,7 +332,7 @@ func (s *Store) OpenRun(ctx context.Context, spec RunSpec, started time.Time, id
 	case spec.Resume:
 		err = tx.QueryRowContext(ctx, "SELECT id FROM runs WHERE NOT complete ORDER BY id DESC LIMIT 1").Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
-			return 0, nil, fmt.Errorf("%w: the store holds no incomplete run to resume", ErrNoRun)
+			return 0, nil, nil, fmt.Errorf("%w: the store holds no incomplete run to resume", ErrNoRun)
 		}
 	case spec.Name != "":
 		if _, err = tx.ExecContext(ctx, s.q("INSERT INTO runs (started, targets, name, inventory, shards) VALUES (?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING"),
@@ -331,37 +344,94 @@ func (s *Store) OpenRun(ctx context.Context, spec RunSpec, started time.Time, id
 			at, len(ids), digest, shards).Scan(&id)
 	}
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	var have string
 	var haveShards, haveTargets int
-	if err := tx.QueryRowContext(ctx, s.q("SELECT inventory, shards, targets FROM runs WHERE id = ?"), id).Scan(&have, &haveShards, &haveTargets); err != nil {
-		return 0, nil, err
+	lock := ""
+	if s.pg {
+		lock = " FOR UPDATE" // joiners of one run take turns (SQLite's write lock does so)
 	}
-	if have != digest {
-		return 0, nil, fmt.Errorf("%w: run %d was started on another inventory (%d targets; this one lists %d): start a new run", ErrRunMismatch, id, haveTargets, len(ids))
+	if err := tx.QueryRowContext(ctx, s.q("SELECT inventory, shards, targets FROM runs WHERE id = ?"+lock), id).Scan(&have, &haveShards, &haveTargets); err != nil {
+		return 0, nil, nil, err
+	}
+	runList, err := s.runTargets(ctx, tx, id)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	list := ids
+	switch {
+	case len(runList) == 0 && have == digest:
+		// The run is new (or older than run_targets): record its list.
+		for _, t := range ids {
+			if _, err := tx.ExecContext(ctx, s.q("INSERT INTO run_targets (run, target) VALUES (?, ?) ON CONFLICT DO NOTHING"), id, t); err != nil {
+				return 0, nil, nil, err
+			}
+		}
+	case have == digest:
+	case len(runList) > 0 && onlyListed(ids, runList, spec.Listed):
+		list = runList
+	default:
+		return 0, nil, nil, fmt.Errorf("%w: run %d was started on another inventory (%d targets; this one lists %d): start a new run", ErrRunMismatch, id, haveTargets, len(ids))
 	}
 	if spec.Shards > 1 && haveShards != spec.Shards {
-		return 0, nil, fmt.Errorf("%w: run %d is split in %d shards, not %d", ErrRunMismatch, id, haveShards, spec.Shards)
+		return 0, nil, nil, fmt.Errorf("%w: run %d is split in %d shards, not %d", ErrRunMismatch, id, haveShards, spec.Shards)
 	}
 	rows, err := tx.QueryContext(ctx, s.q("SELECT target FROM results WHERE run = ?"), id)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	defer rows.Close()
 	stored := map[string]bool{}
 	for rows.Next() {
 		var t string
 		if err := rows.Scan(&t); err != nil {
-			return 0, nil, err
+			return 0, nil, nil, err
 		}
 		stored[t] = true
 	}
 	if err := rows.Err(); err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	rows.Close()
-	return id, stored, tx.Commit()
+	return id, stored, list, tx.Commit()
+}
+
+func (s *Store) runTargets(ctx context.Context, tx *sql.Tx, run int64) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, s.q("SELECT target FROM run_targets WHERE run = ? ORDER BY target"), run)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// onlyListed: a and b differ only in ids listed (true of listed).
+func onlyListed(a, b []string, listed func(string) bool) bool {
+	if listed == nil {
+		return false
+	}
+	in := map[string]int{}
+	for _, x := range a {
+		in[x] |= 1
+	}
+	for _, x := range b {
+		in[x] |= 2
+	}
+	for x, m := range in {
+		if m != 3 && !listed(x) {
+			return false
+		}
+	}
+	return true
 }
 
 // EndRun records that a process finished its part of the run; the run is

@@ -82,6 +82,14 @@ func New(t testing.TB, token string, repos map[string]*Repo) *Server {
 	return s
 }
 
+// AddRepo adds a repository to an organisation while the server runs.
+func (s *Server) AddRepo(org, name string, r *Repo) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.repos[org+"/"+name] = r
+	s.Orgs[org] = append(s.Orgs[org], name)
+}
+
 // URL is the API base to give the client.
 func (s *Server) APIURL() string { return s.Server.URL + "/api/v3/" }
 
