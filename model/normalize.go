@@ -24,6 +24,9 @@ func (d *Document) Merge(o *Document) {
 	if o.Live != nil {
 		d.Live = o.Live
 	}
+	if o.Repository != nil {
+		d.Repository = o.Repository
+	}
 	if o.Deps != nil {
 		d.Deps = o.Deps
 	}

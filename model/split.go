@@ -11,10 +11,12 @@ import (
 // scan is many independent sandboxes. Facts only ever join within a
 // top-level directory (settings merge per project; Kubernetes objects are
 // linked before the split), except for live facts, which drift rules compare
-// with every workload: a document with live facts is never split. The first
+// with every workload: a document with live facts is never split, nor one
+// with the repository's GitHub settings, which rules join with workflows
+// and agents anywhere in the tree. The first
 // part carries the dependency change and the policy facts.
 func (d *Document) Split(maxFiles int) []*Document {
-	if d.Live != nil || len(d.Files) <= maxFiles {
+	if d.Live != nil || d.Repository != nil || len(d.Files) <= maxFiles {
 		return []*Document{d}
 	}
 	parts := map[string]*Document{}

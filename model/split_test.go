@@ -38,6 +38,13 @@ func TestSplitKeepsEveryFactOnceAndProjectsTogether(t *testing.T) {
 	if files != len(d.Files) || agents != 30 || workloads != 30 {
 		t.Fatalf("facts lost or doubled: files %d agents %d workloads %d", files, agents, workloads)
 	}
+	// the repository's GitHub settings join workflows and agents anywhere
+	// in the tree: never split
+	d.Repository = &Repository{Owner: "o", Name: "r"}
+	if ps := d.Split(10); len(ps) != 1 || ps[0].Repository == nil {
+		t.Fatalf("document with repository settings split into %d parts", len(ps))
+	}
+	d.Repository = nil
 	// live facts are compared with every workload: never split
 	d.Live = &Live{}
 	if n := len(d.Split(10)); n != 1 {

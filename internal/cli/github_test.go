@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -160,6 +161,23 @@ func TestScanGitHub(t *testing.T) {
 	}
 	if !needs {
 		t.Errorf("readonly: errors %+v", rep.Errors)
+	}
+
+	// A large tree (more files than one rule evaluation sees) keeps the
+	// repository's settings beside its workflows.
+	big := t.TempDir()
+	for p, c := range files {
+		os.MkdirAll(filepath.Dir(filepath.Join(big, p)), 0o755)
+		os.WriteFile(filepath.Join(big, p), []byte(c), 0o644)
+	}
+	for i := range 300 {
+		d := filepath.Join(big, fmt.Sprintf("svc%03d", i))
+		os.MkdirAll(d, 0o755)
+		os.WriteFile(filepath.Join(d, "cm.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: b\n"), 0o644)
+	}
+	rep, _, all = scanGitHub(t, s, big, "--github", "o/open")
+	if rulesOf(rep)["github-agent-can-merge-own-change"] == "" {
+		t.Errorf("a tree of 301 files lost the repository's settings: %v\n%s", rulesOf(rep), all[:min(len(all), 2000)])
 	}
 
 	// No checkout: the files come from the API; no CODEOWNERS there.
