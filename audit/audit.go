@@ -369,6 +369,7 @@ func (e *Engine) Judge(ctx context.Context, c *Collected, opt Options) (*reports
 		Properties:   reports.PropertiesFrom(res.Properties),
 		Gate:         res.Gate,
 		Environment:  doc.Live,
+		Repository:   doc.Repository,
 		Workloads:    reports.WorkloadsFrom(doc.Workloads),
 		Findings:     findings,
 		Errors:       errs,

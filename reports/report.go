@@ -21,6 +21,8 @@ type Report struct {
 	Properties  Properties    `json:"properties"`
 	Gate        policies.Gate `json:"gate"`
 	Environment *model.Live   `json:"environment,omitempty"`
+	// Repository is what GitHub's API said of the repository (scan --github).
+	Repository *model.Repository `json:"repository,omitempty"`
 	// Workloads are the containers the scan read, with the role it gave
 	// each (agent, platform, unknown) and whether the sandbox rules judged it.
 	Workloads    []Workload      `json:"workloads"`

@@ -39,7 +39,10 @@ jobs:
 `
 
 type ghReport struct {
-	Targets  []string `json:"targets"`
+	Targets    []string `json:"targets"`
+	Repository *struct {
+		DefaultBranch string `json:"default_branch"`
+	} `json:"repository"`
 	Findings []struct {
 		RuleID  string `json:"rule_id"`
 		File    string `json:"file"`
@@ -130,6 +133,9 @@ func TestScanGitHub(t *testing.T) {
 	}
 	if _, ok := got["github-guardrails-not-codeowned"]; ok {
 		t.Errorf("the local CODEOWNERS covers the workflow: %v", got)
+	}
+	if rep.Repository == nil || rep.Repository.DefaultBranch != "main" {
+		t.Errorf("the report does not show what GitHub said: %+v", rep.Repository)
 	}
 	if rep.Properties["review"].Status != "fail" {
 		t.Errorf("review %+v", rep.Properties["review"])
