@@ -52,6 +52,10 @@ func SeverityRank(s string) int {
 
 var idPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
+// ValidID reports whether id has the form of a rule id (lower-case words
+// joined by hyphens).
+func ValidID(id string) bool { return idPattern.MatchString(id) }
+
 // metaOf reads and validates the package-scoped METADATA of a rule module.
 func metaOf(m *ast.Module, file string) (Meta, error) {
 	var a *ast.Annotations

@@ -16,7 +16,6 @@ import (
 	"sync"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors/deps"
-	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 )
 
 // GitSource is a target fetched from a git repository: the commit at Ref
@@ -125,7 +124,7 @@ func (g *GitSource) Fetch(ctx context.Context, cache string) (dir, rev string, e
 	fetch.Dir = dir
 	fetch.Env = append(userGitEnv(), "GIT_TERMINAL_PROMPT=0")
 	if err := run(fetch); err != nil {
-		return "", "", fmt.Errorf("git fetch %s %s: %w", redactURL(g.URL), ref, secretsRedact(err))
+		return "", "", fmt.Errorf("git fetch %s %s: %w", redactURL(g.URL), ref, err)
 	}
 	out, err := deps.SafeGit(ctx, dir, "rev-parse", "--verify", "FETCH_HEAD^{commit}").Output()
 	if err != nil {
@@ -167,14 +166,3 @@ func run(cmd *exec.Cmd) error {
 	}
 	return nil
 }
-
-// redactURL is a URL as it may be printed: a password masked.
-func redactURL(s string) string {
-	if u, err := neturl.Parse(s); err == nil && u.User != nil {
-		return u.Redacted()
-	}
-	return s
-}
-
-// secretsRedact keeps a credential git may echo out of the stored error.
-func secretsRedact(err error) error { return errors.New(secrets.Redact(err.Error())) }

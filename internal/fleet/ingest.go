@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -84,13 +84,8 @@ func Ingest(ctx context.Context, files []string, st *Store, opt Options) (Summar
 	return sum, ctx.Err()
 }
 
-var (
-	// ruleID is the form of every rule id (METADATA custom.id).
-	ruleID          = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-	knownVerdicts   = map[string]bool{"boundary": true, "convenience": true, "unknown": true}
-	knownStatuses   = map[string]bool{"pass": true, "fail": true, "unknown": true}
-	knownSeverities = map[string]bool{"critical": true, "high": true, "medium": true, "low": true, "info": true}
-)
+// knownStatuses are the statuses a property can have.
+var knownStatuses = map[string]bool{"pass": true, "fail": true, "unknown": true}
 
 // readReport reads and checks one report; an error says what is wrong
 // without quoting the file.
@@ -120,7 +115,7 @@ func parseReport(file string, b []byte) (*reports.Report, error) {
 	if rep.Tool.Name != "sandbox-audit" {
 		return nil, fmt.Errorf("%s is not a sandbox-audit JSON report (scan -f json)", filepath.Base(file))
 	}
-	if !knownVerdicts[rep.Verdict] {
+	if _, known := verdictRank[rep.Verdict]; !known {
 		return nil, fmt.Errorf("%s: verdict %q is not one this release knows", filepath.Base(file), clip(rep.Verdict))
 	}
 	for _, p := range rep.Properties.Each() {
@@ -131,7 +126,8 @@ func parseReport(file string, b []byte) (*reports.Report, error) {
 	fps := map[string]bool{}
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
-		if !knownSeverities[f.Severity] || f.Fingerprint == "" || fps[f.Fingerprint] || !validProperty(f.Property) || !ruleID.MatchString(f.RuleID) {
+		if !slices.Contains(rules.Severities, f.Severity) || f.Fingerprint == "" || fps[f.Fingerprint] ||
+			!slices.Contains(rules.Properties, f.Property) || !rules.ValidID(f.RuleID) {
 			return nil, fmt.Errorf("%s: finding %d has no fingerprint, a repeated one, an unknown severity or property, or a rule id that is none", filepath.Base(file), i+1)
 		}
 		fps[f.Fingerprint] = true
@@ -139,15 +135,6 @@ func parseReport(file string, b []byte) (*reports.Report, error) {
 		f.File = secrets.Redact(f.File)
 	}
 	return rep, nil
-}
-
-func validProperty(p string) bool {
-	for _, k := range rules.Properties {
-		if p == k {
-			return true
-		}
-	}
-	return false
 }
 
 func clip(s string) string {

@@ -130,15 +130,15 @@ func ParseInventory(name string, b []byte) (*Inventory, error) {
 		if n := btoi(t.Path != "") + btoi(t.Git != "") + btoi(t.Docker != "") + btoi(t.GitHub != ""); n > 1 {
 			return nil, fmt.Errorf("%w %s: line %d: target %d has more than one of path, git, docker and github; give one", ErrInventory, name, t.Line, i+1)
 		}
+		if t.Ref != "" && t.Git == "" {
+			return nil, fmt.Errorf("%w %s: line %d: ref is for a git target", ErrInventory, name, t.Line)
+		}
 		if (t.Forks || t.Archived) && (t.GitHub == "" || strings.Contains(t.GitHub, "/")) {
 			return nil, fmt.Errorf("%w %s: line %d: forks and archived are for a github organisation", ErrInventory, name, t.Line)
 		}
 		if t.GitHub != "" {
 			if _, _, err := github.ParseRepo(t.GitHub); err != nil && (strings.Contains(t.GitHub, "/") || !orgName.MatchString(t.GitHub)) {
 				return nil, fmt.Errorf("%w %s: line %d: github is not ORG or ORG/REPO", ErrInventory, name, t.Line)
-			}
-			if t.Ref != "" {
-				return nil, fmt.Errorf("%w %s: line %d: ref is for a git target", ErrInventory, name, t.Line)
 			}
 			if t.Name != "" && !strings.Contains(t.GitHub, "/") {
 				return nil, fmt.Errorf("%w %s: line %d: name given to a whole organisation", ErrInventory, name, t.Line)
@@ -149,9 +149,6 @@ func ParseInventory(name string, b []byte) (*Inventory, error) {
 			if !containerName.MatchString(t.Docker) {
 				return nil, fmt.Errorf("%w %s: line %d: docker is not a container name or id", ErrInventory, name, t.Line)
 			}
-			if t.Ref != "" {
-				return nil, fmt.Errorf("%w %s: line %d: ref is for a git target", ErrInventory, name, t.Line)
-			}
 			continue
 		}
 		if t.Git != "" {
@@ -159,9 +156,6 @@ func ParseInventory(name string, b []byte) (*Inventory, error) {
 				return nil, fmt.Errorf("%w %s: line %d: %v", ErrInventory, name, t.Line, err)
 			}
 			continue
-		}
-		if t.Ref != "" {
-			return nil, fmt.Errorf("%w %s: line %d: ref is for a git target", ErrInventory, name, t.Line)
 		}
 		if t.Path == "" {
 			return nil, fmt.Errorf("%w %s: line %d: target %d has no path (nor git, docker or github)", ErrInventory, name, t.Line, i+1)
@@ -228,6 +222,14 @@ func btoi(b bool) int {
 func (inv *Inventory) Expand() ([]Target, error) {
 	seen := map[string]bool{}
 	var out []Target
+	add := func(line int, t Target) error {
+		if seen[t.ID] {
+			return fmt.Errorf("%w: line %d: target %s is listed twice", ErrInventory, line, t.ID)
+		}
+		seen[t.ID] = true
+		out = append(out, t)
+		return nil
+	}
 	for _, d := range inv.Targets {
 		policy := d.Policy
 		if policy != "" && !filepath.IsAbs(policy) {
@@ -244,11 +246,9 @@ func (inv *Inventory) Expand() ([]Target, error) {
 				def := d
 				t.githubOrg, t.ID = &def, "github:"+d.GitHub
 			}
-			if seen[t.ID] {
-				return nil, fmt.Errorf("%w: line %d: target %s is listed twice", ErrInventory, d.Line, t.ID)
+			if err := add(d.Line, t); err != nil {
+				return nil, err
 			}
-			seen[t.ID] = true
-			out = append(out, t)
 			continue
 		}
 		if d.Git != "" || d.Docker != "" {
@@ -261,11 +261,9 @@ func (inv *Inventory) Expand() ([]Target, error) {
 			} else if t.ID == "" {
 				t.ID = "docker://" + d.Docker
 			}
-			if seen[t.ID] {
-				return nil, fmt.Errorf("%w: line %d: target %s is listed twice", ErrInventory, d.Line, t.ID)
+			if err := add(d.Line, t); err != nil {
+				return nil, err
 			}
-			seen[t.ID] = true
-			out = append(out, t)
 			continue
 		}
 		pattern := d.Path
@@ -293,11 +291,9 @@ func (inv *Inventory) Expand() ([]Target, error) {
 					id = filepath.ToSlash(rel)
 				}
 			}
-			if seen[id] {
-				return nil, fmt.Errorf("%w: line %d: target %s is listed twice", ErrInventory, d.Line, id)
+			if err := add(d.Line, Target{ID: id, Path: dir, Policy: policy}); err != nil {
+				return nil, err
 			}
-			seen[id] = true
-			out = append(out, Target{ID: id, Path: dir, Policy: policy})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })

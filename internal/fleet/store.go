@@ -16,6 +16,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // the PostgreSQL driver, "pgx"
 	_ "modernc.org/sqlite"             // the pure-Go SQLite driver, "sqlite"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/reports"
 	"github.com/sandbox-audit/sandbox-audit/rules"
 )
@@ -31,9 +32,21 @@ type Store struct {
 	pg bool
 }
 
-// migration is one schema step, in each dialect. The schema's version is
-// the count applied. Never edit one that has shipped: add the next.
-type migration struct{ sqlite, postgres string }
+// migration is one schema step: one text both dialects take, or one for
+// each. The schema's version is the count applied. Never edit one that has
+// shipped: add the next.
+type migration struct{ both, sqlite, postgres string }
+
+// text is the migration in the store's dialect.
+func (m migration) text(pg bool) string {
+	switch {
+	case m.both != "":
+		return m.both
+	case pg:
+		return m.postgres
+	}
+	return m.sqlite
+}
 
 var migrations = []migration{
 	{sqlite: `CREATE TABLE runs (
@@ -115,21 +128,15 @@ var migrations = []migration{
 	// Runs that many processes share (the shards of one run, a rerun that
 	// completes an interrupted one): a name to join by, the inventory's
 	// digest and the shard count every joining process must agree on.
-	{sqlite: `ALTER TABLE runs ADD COLUMN name TEXT;
-	CREATE UNIQUE INDEX runs_name ON runs (name);
-	ALTER TABLE runs ADD COLUMN inventory TEXT NOT NULL DEFAULT '';
-	ALTER TABLE runs ADD COLUMN shards INTEGER NOT NULL DEFAULT 1;`,
-		postgres: `ALTER TABLE runs ADD COLUMN name TEXT;
+	{both: `ALTER TABLE runs ADD COLUMN name TEXT;
 	CREATE UNIQUE INDEX runs_name ON runs (name);
 	ALTER TABLE runs ADD COLUMN inventory TEXT NOT NULL DEFAULT '';
 	ALTER TABLE runs ADD COLUMN shards INTEGER NOT NULL DEFAULT 1;`},
 	// The commit a git target was audited at.
-	{sqlite: `ALTER TABLE results ADD COLUMN revision TEXT NOT NULL DEFAULT '';`,
-		postgres: `ALTER TABLE results ADD COLUMN revision TEXT NOT NULL DEFAULT '';`},
+	{both: `ALTER TABLE results ADD COLUMN revision TEXT NOT NULL DEFAULT '';`},
 	// Where a result came from: audited by the run, or ingested, the
 	// sandbox's report of itself.
-	{sqlite: `ALTER TABLE results ADD COLUMN source TEXT NOT NULL DEFAULT 'audit';`,
-		postgres: `ALTER TABLE results ADD COLUMN source TEXT NOT NULL DEFAULT 'audit';`},
+	{both: `ALTER TABLE results ADD COLUMN source TEXT NOT NULL DEFAULT 'audit';`},
 	// A run's targets as the process that started it listed them: a
 	// process joining later (a shard, a resume) whose listing of an
 	// organisation differs audits the run's list.
@@ -182,7 +189,11 @@ func OpenStore(ctx context.Context, url string) (*Store, error) {
 
 // RedactStore is the store's URL as it may be printed: a PostgreSQL
 // password is replaced by xxxxx.
-func RedactStore(s string) string {
+func RedactStore(s string) string { return redactURL(s) }
+
+// redactURL is a URL as it may be printed: the userinfo's password and
+// the query's password parameters masked.
+func redactURL(s string) string {
 	if u, err := neturl.Parse(s); err == nil && strings.Contains(s, "://") {
 		// pgx also takes the password (and a password file) from the query.
 		q := u.Query()
@@ -265,11 +276,7 @@ func (s *Store) migrateOne(ctx context.Context) (done bool, err error) {
 	if v == len(migrations) {
 		return true, tx.Commit()
 	}
-	m := migrations[v].sqlite
-	if s.pg {
-		m = migrations[v].postgres
-	}
-	if _, err := tx.ExecContext(ctx, m); err != nil {
+	if _, err := tx.ExecContext(ctx, migrations[v].text(s.pg)); err != nil {
 		return false, fmt.Errorf("migration %d: %w", v+1, err)
 	}
 	if s.pg {
@@ -461,7 +468,9 @@ func (s *Store) saveResult(ctx context.Context, run int64, target, rev, source s
 	if runErr != nil || rep == nil {
 		msg := "no report"
 		if runErr != nil {
-			msg = runErr.Error()
+			// Whatever a target's error quotes (git's stderr, an engine's
+			// answer), the store holds no secret.
+			msg = secrets.Redact(runErr.Error())
 		}
 		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO results (run, target, revision, source, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?)"), run, target, rev, source, msg, took.Milliseconds()); err != nil {
 			return err
