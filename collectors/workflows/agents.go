@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"path"
 	"strings"
 )
 
@@ -35,6 +36,18 @@ var agentNameHints = []struct{ hint, tool string }{
 	{"opencode", "opencode"},
 }
 
+// workflowNameHints name the agent a reusable workflow runs by its file
+// name.
+var workflowNameHints = []struct{ hint, tool string }{
+	{"claude", "claude-code"},
+	{"codex", "codex"},
+	{"gemini", "gemini"},
+	{"openhands", "openhands"},
+	{"opencode", "opencode"},
+	{"aider", "aider"},
+	{"cursor", "cursor"},
+}
+
 // agentAction returns the agent an action runs, or "".
 func agentAction(name string) string {
 	if strings.HasPrefix(name, "./") || strings.HasPrefix(name, "docker://") {
@@ -48,6 +61,18 @@ func agentAction(name string) string {
 	parts := strings.SplitN(name, "/", 3)
 	if len(parts) < 2 {
 		return ""
+	}
+	// Another repository's reusable workflow named for an agent, by its
+	// file or its repository (acme/shared/.github/workflows/claude-review.yml,
+	// acme/claude-review/.github/workflows/pr.yml): an organisation's agent
+	// job, shared by every repository that calls it.
+	if len(parts) == 3 && strings.HasPrefix(parts[2], ".github/workflows/") {
+		base := strings.ToLower(path.Base(parts[2]))
+		for _, h := range workflowNameHints {
+			if strings.Contains(base, h.hint) || strings.Contains(parts[1], h.hint) {
+				return h.tool
+			}
+		}
 	}
 	for _, h := range agentNameHints {
 		if strings.Contains(parts[1], h.hint) {

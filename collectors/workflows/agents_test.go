@@ -183,6 +183,10 @@ func TestWrapperAction(t *testing.T) {
 		{"my-org/agents/review@v2", []string{"claude_args", "github_token"}, "claude-code"},
 		{"my-org/ai-summary@v1", []string{"anthropic_api_key"}, ""},
 		{"actions/setup-node@v4", []string{"node-version"}, ""},
+		{"acme/shared-workflows/.github/workflows/claude-review.yml@0123456789abcdef0123456789abcdef01234567", nil, "claude-code"},
+		{"acme/shared-workflows/.github/workflows/gemini.yml@main", nil, "gemini"},
+		{"acme/shared-workflows/.github/workflows/ci.yml@v1", nil, ""},
+		{"acme/claude-review/.github/workflows/pr-review.yml@v3", nil, "claude-code"},
 	} {
 		with := map[string]bool{}
 		for _, w := range tt.with {
@@ -191,5 +195,18 @@ func TestWrapperAction(t *testing.T) {
 		if got := stepAgent(tt.uses, with); got != tt.agent {
 			t.Errorf("%s with %v: agent %q, want %q", tt.uses, tt.with, got, tt.agent)
 		}
+	}
+}
+
+// TestForkLoginIsModelKey: a claude-code-action fork's subscription login
+// inputs are the agent's own credential, not extra secrets.
+func TestForkLoginIsModelKey(t *testing.T) {
+	for _, in := range []string{"claude_access_token", "claude_refresh_token", "claude_expires_at"} {
+		if !isModelKey("claude-code", model.AgentSecret{Name: "X", Via: "input", To: in}, false) {
+			t.Errorf("%s is not the model credential", in)
+		}
+	}
+	if isModelKey("claude-code", model.AgentSecret{Name: "DEPLOY_KEY", Via: "input", To: "deploy_key"}, false) {
+		t.Error("deploy_key taken for the model credential")
 	}
 }
