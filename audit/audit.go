@@ -241,7 +241,7 @@ func Collect(ctx context.Context, opt Options) (*Collected, error) {
 	}
 	if opt.Path != "" {
 		exclude := append(append([]string{}, cfg.Exclude...), opt.Exclude...)
-		d, es, err := collectors.Scan(ctx, opt.Path, collectors.Options{Exclude: exclude, Collectors: registry.All()})
+		d, es, err := collectors.Scan(ctx, opt.Path, collectors.Options{Exclude: exclude, Collectors: registry.All(), Raw: len(opt.RuleDirs) > 0})
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrUsage, err)
 		}
@@ -406,7 +406,9 @@ func (e *Engine) evaluate(ctx context.Context, doc *model.Document, cfg *policie
 	// This target's rule modes: a no-op for an engine compiled for it (the
 	// disabled rules were left out), the filter for one shared by targets.
 	off := cfg.Disabled(e.Set)
-	for _, part := range doc.Split(partFiles) {
+	parts := doc.Split(partFiles)
+	for i, part := range parts {
+		parts[i] = nil // what a part holds beyond the document goes once judged
 		in, err := rules.Input(part)
 		if err != nil {
 			return nil, err

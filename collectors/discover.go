@@ -40,6 +40,10 @@ type Options struct {
 	Workers int
 	// Collectors are the collectors to use, in match order (registry.All()).
 	Collectors []Collector
+	// Raw keeps the parsed documents beside the model (Document.Raw) for
+	// users' own rules; the built-in rules judge the model alone, and on a
+	// large tree the raw documents are the larger part of what is held.
+	Raw bool
 }
 
 type job struct {
@@ -94,14 +98,22 @@ func Scan(ctx context.Context, target string, opt Options) (*model.Document, []m
 	}
 	defer dir.Close()
 	results := run(ctx, dir, jobs, maxSize, opt.Workers)
-	doc := &model.Document{}
-	for _, r := range results {
-		doc.Merge(&r.doc)
-		if r.err != nil {
-			errs = append(errs, *r.err)
+	if !opt.Raw {
+		for i := range results {
+			results[i].doc.Raw = nil
 		}
 	}
-	if !isDir && len(results) == 1 && results[0].err == nil && results[0].doc.FactCount() == 0 && ctx.Err() == nil {
+	nothing := !isDir && len(results) == 1 && results[0].err == nil && results[0].doc.FactCount() == 0
+	parts := make([]*model.Document, len(results))
+	for i := range results {
+		parts[i] = &results[i].doc
+		if results[i].err != nil {
+			errs = append(errs, *results[i].err)
+		}
+	}
+	doc := model.MergeAll(parts)
+	results, parts = nil, nil
+	if nothing && ctx.Err() == nil {
 		j := jobs[0]
 		errs = append(errs, model.Error{File: j.path, Kind: j.c.Name(), Message: j.c.Name() + ": nothing to audit in this file (read whole, it holds nothing the " + j.c.Name() + " collector judges)"})
 	}

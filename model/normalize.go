@@ -32,6 +32,33 @@ func (d *Document) Merge(o *Document) {
 	}
 }
 
+// MergeAll merges parts in order into one document. Every list is
+// allocated once at its final size: a large tree's documents, appended one
+// by one, would otherwise hold up to twice what they need. Each part is
+// emptied once merged, so what it held beyond the merged facts goes.
+func MergeAll(parts []*Document) *Document {
+	d := &Document{}
+	v := reflect.ValueOf(d).Elem()
+	for i := range v.NumField() {
+		f := v.Field(i)
+		if f.Kind() != reflect.Slice {
+			continue
+		}
+		n := 0
+		for _, p := range parts {
+			n += reflect.ValueOf(p).Elem().Field(i).Len()
+		}
+		if n > 0 {
+			f.Set(reflect.MakeSlice(f.Type(), 0, n))
+		}
+	}
+	for i, p := range parts {
+		d.Merge(p)
+		*p, parts[i] = Document{}, nil
+	}
+	return d
+}
+
 // FactCount is how many facts d holds that a rule can judge: everything but
 // the file list, the raw documents and the scan-wide context (live facts,
 // dependencies, parameters, policy).
