@@ -36,8 +36,8 @@ var agentNameHints = []struct{ hint, tool string }{
 	{"opencode", "opencode"},
 }
 
-// workflowNameHints name the agent a reusable workflow runs by its file
-// name.
+// workflowNameHints name the agent a reusable workflow or an action in a
+// directory runs by its file or directory name.
 var workflowNameHints = []struct{ hint, tool string }{
 	{"claude", "claude-code"},
 	{"codex", "codex"},
@@ -50,8 +50,13 @@ var workflowNameHints = []struct{ hint, tool string }{
 
 // agentAction returns the agent an action runs, or "".
 func agentAction(name string) string {
-	if strings.HasPrefix(name, "./") || strings.HasPrefix(name, "docker://") {
+	if strings.HasPrefix(name, "docker://") {
 		return ""
+	}
+	if strings.HasPrefix(name, "./") {
+		// The repository's own action in a directory named for an agent
+		// (./.github/actions/claude-review).
+		return nameHint(path.Base(name))
 	}
 	for _, a := range agentActions {
 		if name == a.prefix || strings.HasPrefix(name, a.prefix+"/") {
@@ -62,20 +67,38 @@ func agentAction(name string) string {
 	if len(parts) < 2 {
 		return ""
 	}
-	// Another repository's reusable workflow named for an agent, by its
-	// file or its repository (acme/shared/.github/workflows/claude-review.yml,
-	// acme/claude-review/.github/workflows/pr.yml): an organisation's agent
-	// job, shared by every repository that calls it.
-	if len(parts) == 3 && strings.HasPrefix(parts[2], ".github/workflows/") {
-		base := strings.ToLower(path.Base(parts[2]))
-		for _, h := range workflowNameHints {
-			if strings.Contains(base, h.hint) || strings.Contains(parts[1], h.hint) {
-				return h.tool
+	if len(parts) == 3 {
+		// Another repository's reusable workflow named for an agent, by
+		// its file or its repository (acme/shared/.github/workflows/
+		// claude-review.yml, acme/claude-review/.github/workflows/pr.yml):
+		// an organisation's agent job, shared by every repository that
+		// calls it. Or an action in a directory of another repository
+		// named for an agent (acme/ci/actions/claude).
+		base := path.Base(parts[2])
+		if strings.HasPrefix(parts[2], ".github/workflows/") {
+			if tool := nameHint(base); tool != "" {
+				return tool
 			}
+			if tool := nameHint(parts[1]); tool != "" {
+				return tool
+			}
+		} else if tool := nameHint(base); tool != "" {
+			return tool
 		}
 	}
 	for _, h := range agentNameHints {
 		if strings.Contains(parts[1], h.hint) {
+			return h.tool
+		}
+	}
+	return ""
+}
+
+// nameHint is the agent a file or directory name is named for, or "".
+func nameHint(name string) string {
+	name = strings.ToLower(name)
+	for _, h := range workflowNameHints {
+		if strings.Contains(name, h.hint) {
 			return h.tool
 		}
 	}
@@ -89,8 +112,8 @@ var localAgentInputs = []struct{ input, tool string }{
 	{"anthropic_api_key", "claude-code"},
 	{"claude_code_oauth_token", "claude-code"},
 	{"claude_args", "claude-code"},
-	{"openai-api-key", "codex"},
-	{"codex-args", "codex"},
+	{"openai_api_key", "codex"},
+	{"codex_args", "codex"},
 	{"gemini_api_key", "gemini"},
 	{"gemini_cli_version", "gemini"},
 }
@@ -101,30 +124,42 @@ var localAgentInputs = []struct{ input, tool string }{
 var wrapperAgentInputs = []struct{ input, tool string }{
 	{"claude_code_oauth_token", "claude-code"},
 	{"claude_args", "claude-code"},
-	{"codex-args", "codex"},
+	{"codex_args", "codex"},
 	{"gemini_cli_version", "gemini"},
 }
 
 // stepAgent is the agent a step's action runs: a known or agent-named
-// action, or a local action whose inputs are an agent's (input names
-// compared without case: GEMINI_API_KEY is gemini_api_key).
-func stepAgent(name string, with map[string]bool) string {
+// action, or an action whose inputs are an agent's. Input and variable
+// names compare without case and with - as _ (GEMINI_API_KEY is
+// gemini_api_key, claude-code-oauth-token claude_code_oauth_token); env
+// names the variables the step sets, which a local action reads as well.
+func stepAgent(name string, with, env map[string]bool) string {
 	if tool := agentAction(name); tool != "" {
 		return tool
+	}
+	has := func(names map[string]bool, want string) bool {
+		for n := range names {
+			if strings.ReplaceAll(strings.ToLower(n), "-", "_") == want {
+				return true
+			}
+		}
+		return false
 	}
 	if !strings.HasPrefix(name, "./") {
 		// Another repository's action (an organisation's wrapper of an
 		// agent's action) runs an agent when it takes an input only an
-		// agent CLI takes: Claude Code's subscription token or CLI flags.
+		// agent CLI takes: Claude Code's subscription token or CLI flags
+		// (the token may come as a variable of the step, which the
+		// action's own steps inherit).
 		for _, a := range wrapperAgentInputs {
-			if with[a.input] {
+			if has(with, a.input) || has(env, a.input) {
 				return a.tool
 			}
 		}
 		return ""
 	}
 	for _, a := range localAgentInputs {
-		if with[a.input] {
+		if has(with, a.input) || has(env, a.input) {
 			return a.tool
 		}
 	}

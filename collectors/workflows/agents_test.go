@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -187,12 +188,32 @@ func TestWrapperAction(t *testing.T) {
 		{"acme/shared-workflows/.github/workflows/gemini.yml@main", nil, "gemini"},
 		{"acme/shared-workflows/.github/workflows/ci.yml@v1", nil, ""},
 		{"acme/claude-review/.github/workflows/pr-review.yml@v3", nil, "claude-code"},
+		// an action in a directory of another repository, named for an agent
+		{"acme/ci/actions/claude", nil, "claude-code"},
+		{"acme/ci/.github/actions/gemini-triage", nil, "gemini"},
+		{"acme/ci/actions/lint", nil, ""},
+		{"github/codeql-action/init", nil, ""},
+		// inputs written with hyphens or in capitals
+		{"my-org/agents/review", []string{"Claude-Code-OAuth-Token"}, "claude-code"},
+		// the repository's own action: by its directory, its inputs or the
+		// variables its step sets
+		{"./.github/actions/claude-review", nil, "claude-code"},
+		{"./.github/actions/review", []string{"claude-code-oauth-token"}, "claude-code"},
+		{"./.github/actions/review", []string{"env:CLAUDE_CODE_OAUTH_TOKEN"}, "claude-code"},
+		{"./.github/actions/build", []string{"env:GITHUB_TOKEN"}, ""},
+		// a remote action's steps inherit its step's variables
+		{"my-org/ai-summary", []string{"env:CLAUDE_CODE_OAUTH_TOKEN"}, "claude-code"},
+		{"my-org/ai-summary", []string{"env:ANTHROPIC_API_KEY"}, ""},
 	} {
-		with := map[string]bool{}
+		with, env := map[string]bool{}, map[string]bool{}
 		for _, w := range tt.with {
-			with[w] = true
+			if v, ok := strings.CutPrefix(w, "env:"); ok {
+				env[v] = true
+			} else {
+				with[w] = true
+			}
 		}
-		if got := stepAgent(tt.uses, with); got != tt.agent {
+		if got := stepAgent(tt.uses, with, env); got != tt.agent {
 			t.Errorf("%s with %v: agent %q, want %q", tt.uses, tt.with, got, tt.agent)
 		}
 	}

@@ -47,7 +47,7 @@ func (c *collector) job(id, body *yaml.Node, wfPerms *model.Permissions, copilot
 	// A job that calls a reusable workflow of an agent (OpenHands' resolver).
 	if k, uses := getKV(body, "uses"); uses != nil && uses.Kind == yaml.ScalarNode {
 		with := get(body, "with")
-		if tool := stepAgent(actionName(uses.Value), inputNames(with)); tool != "" {
+		if tool := stepAgent(actionName(uses.Value), inputNames(with), nil); tool != "" {
 			st := c.agentStep(k, uses, with, tool, ctx)
 			st.Secrets = c.reusableSecrets(body)
 			for _, kv := range pairs(with) {

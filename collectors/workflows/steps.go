@@ -39,7 +39,7 @@ func (c *collector) step(s *yaml.Node, j *model.Job, ctx string, agentIDs map[st
 	if k, uses := getKV(s, "uses"); uses != nil && uses.Kind == yaml.ScalarNode {
 		name := actionName(uses.Value)
 		with := get(s, "with")
-		tool := stepAgent(name, inputNames(with))
+		tool := stepAgent(name, inputNames(with), inputNames(get(s, "env")))
 		switch {
 		case tool != "":
 			j.AgentSteps = append(j.AgentSteps, c.agentStep(k, uses, with, tool, ctx))
