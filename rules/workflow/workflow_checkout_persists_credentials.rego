@@ -6,7 +6,9 @@
 #   file it includes, for the rest of the job. In a job that runs an agent, or
 #   in copilot-setup-steps (which runs on the same runner right before the
 #   Copilot agent), the agent can read that token and use it outside every
-#   guard the agent action puts around git.
+#   guard the agent action puts around git. The job's own token is judged
+#   only when it can write something: a read-only GITHUB_TOKEN reads the one
+#   repository the agent already has checked out, and ends with the job.
 # related_resources:
 #   - ref: https://github.com/actions/checkout
 #     description: actions/checkout — persist-credentials
@@ -30,7 +32,16 @@ deny contains f if {
 	workflow.prepares_agent(w, j)
 	some c in object.get(j, "checkouts", [])
 	c.persist_credentials == true
+	not _read_only_job_token(j, c)
 	f := sa.finding(rego.metadata.chain(), c, sprintf("%s checks out with persist-credentials on: %s stays in the git configuration where the agent can read it", [workflow.job_label(w, j), _token(c)]))
+}
+
+# The checkout persists the job's token, whose permissions are known to
+# write nothing (an unknown default lists "default").
+_read_only_job_token(j, c) if {
+	object.get(c, "token", "") == ""
+	is_array(j.effective_write)
+	count(j.effective_write) == 0
 }
 
 _token(c) := sprintf("the token from %s", [t]) if {

@@ -53,6 +53,40 @@ test_hardened_quiet if {
 	}]}
 }
 
+# the job's token can write nothing: it reads the checked-out repository only
+test_read_only_job_token_quiet if {
+	count(workflow_checkout_persists_credentials.deny) == 0 with input as {"workflows": [{
+		"name": "Claude", "file": wf, "line": 1, "runs_agent": true,
+		"jobs": [{
+			"id": "claude", "file": wf, "line": 9, "runs_agent": true, "effective_write": [],
+			"checkouts": [{"uses": "actions/checkout@v4", "persist_credentials": true, "token": "", "file": wf, "line": 14}],
+		}],
+	}]}
+}
+
+# a write scope, an unknown default, or another token: the agent holds a
+# credential it should not
+test_write_default_or_other_token_fires if {
+	fs := workflow_checkout_persists_credentials.deny with input as {"workflows": [{
+		"name": "Claude", "file": wf, "line": 1, "runs_agent": true,
+		"jobs": [
+			{
+				"id": "a", "file": wf, "line": 9, "runs_agent": true, "effective_write": ["pull-requests"],
+				"checkouts": [{"uses": "actions/checkout@v4", "persist_credentials": true, "token": "", "file": wf, "line": 14}],
+			},
+			{
+				"id": "b", "file": wf, "line": 20, "runs_agent": true, "effective_write": ["default"],
+				"checkouts": [{"uses": "actions/checkout@v4", "persist_credentials": true, "token": "", "file": wf, "line": 24}],
+			},
+			{
+				"id": "c", "file": wf, "line": 30, "runs_agent": true, "effective_write": [],
+				"checkouts": [{"uses": "actions/checkout@v4", "persist_credentials": true, "token": "secrets.BOT_PAT", "file": wf, "line": 34}],
+			},
+		],
+	}]}
+	{f.line | some f in fs} == {14, 24, 34}
+}
+
 test_empty_input_quiet if {
 	count(workflow_checkout_persists_credentials.deny) == 0 with input as {}
 }
