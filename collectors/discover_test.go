@@ -265,3 +265,55 @@ func runAsNobody(t *testing.T, name string) {
 		t.Fatalf("as nobody: %v\n%s", err, out)
 	}
 }
+
+// TestSymlinkedConfigDirs: a link that puts configuration where a format
+// reads it (a workflow directory, a devcontainer, agent settings) is never
+// followed, and says so when what it points to is not read the same way:
+// a pull_request_target workflow behind .github/workflows -> ../ci used to
+// pass unread.
+func TestSymlinkedConfigDirs(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	wf := "on: pull_request_target\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: anthropics/claude-code-action@v1\n"
+	write(t, root, "ci/agent.yml", wf)
+	write(t, root, "config/claude.json", `{"permissions": {"defaultMode": "bypassPermissions"}}`)
+	write(t, root, "docs/v2/compose.yaml", "services:\n  a:\n    image: x\n")
+	write(t, outside, "dc/devcontainer.json", `{"image": "x", "privileged": true}`)
+	write(t, outside, "misc/notes.txt", "x")
+	link := func(target, rel string) {
+		t.Helper()
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link("../ci", ".github/workflows")
+	link(filepath.Join(outside, "dc"), ".devcontainer")
+	write(t, root, "tools/dc/devcontainer.json", `{"image": "x"}`)
+	link("../tools/dc", "svc/.devcontainer") // devcontainer.json is read anywhere: read there
+	write(t, root, "tools/cx/config.toml", "sandbox_mode = \"danger-full-access\"\n")
+	link("../tools/cx", "svc/.codex")
+	link("../config/claude.json", ".claude/settings.json")
+	link("v2", "docs/latest")                      // read where it points, the same way
+	link(filepath.Join(outside, "misc"), "vendor") // out of the root: may hold anything
+	_, errs, err := collectors.Scan(context.Background(), root, collectors.Options{Collectors: registry.All()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, e := range errs {
+		got[e.File] = e.Kind
+	}
+	want := map[string]string{
+		".github/workflows":     "workflows",
+		".devcontainer":         model.KindUnknown, // out of the root
+		"svc/.codex":            "codex",
+		".claude/settings.json": "claude",
+		"vendor":                model.KindUnknown,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("errors[] by file and kind (-want +got):\n%s\n%+v", diff, errs)
+	}
+}
