@@ -72,8 +72,7 @@ func (r *repo) command(ctx context.Context, args ...string) *exec.Cmd {
 	full := append([]string{"--no-pager", "--no-replace-objects", "-C", r.dir}, r.cfg.args...)
 	cmd := exec.CommandContext(ctx, "git", append(full, args...)...)
 	cmd.Env = gitEnv(r.cfg.env)
-	cmd.SysProcAttr = sysProcAttr()
-	cmd.WaitDelay = time.Second
+	Contain(cmd)
 	return cmd
 }
 

@@ -234,6 +234,6 @@ func SafeGit(ctx context.Context, dir string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "git", append(append(c.args, "-C", dir), args...)...)
 	cmd.Dir = dir
 	cmd.Env = gitEnv(nil)
-	cmd.SysProcAttr = sysProcAttr()
+	Contain(cmd)
 	return cmd
 }

@@ -117,12 +117,17 @@ func (g *GitSource) Fetch(ctx context.Context, cache string) (dir, rev string, e
 	if ref == "" {
 		ref = "HEAD"
 	}
+	// A server that stops sending is given up after a minute of less than
+	// a byte a second, and the target's time limit kills git and the
+	// helpers it started (deps.Contain).
 	fetch := exec.CommandContext(ctx, "git",
 		"-c", "core.hooksPath=/dev/null", "-c", "protocol.ext.allow=never",
 		"-c", "submodule.recurse=false", "-c", "fetch.recurseSubmodules=false",
+		"-c", "http.lowSpeedLimit=1", "-c", "http.lowSpeedTime=60",
 		"-C", dir, "fetch", "-q", "--depth=1", "--no-tags", "--", g.URL, ref)
 	fetch.Dir = dir
 	fetch.Env = append(userGitEnv(), "GIT_TERMINAL_PROMPT=0")
+	deps.Contain(fetch)
 	if err := run(fetch); err != nil {
 		return "", "", fmt.Errorf("git fetch %s %s: %w", redactURL(g.URL), ref, err)
 	}

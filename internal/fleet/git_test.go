@@ -2,11 +2,16 @@ package fleet
 
 import (
 	"context"
+	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 func TestCheckGit(t *testing.T) {
@@ -144,4 +149,87 @@ func hasRule(r *Result, rule string) bool {
 		}
 	}
 	return false
+}
+
+// TestFetchHungServer: a git server that accepts and never answers is given
+// up at the target's time limit, with git's helpers (git-remote-http, which
+// holds git's stderr) killed too: the fetch used to wait for ever.
+func TestFetchHungServer(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var held []net.Conn
+	var mu sync.Mutex
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, c) // read nothing, answer nothing
+			mu.Unlock()
+		}
+	}()
+	defer func() {
+		mu.Lock()
+		for _, c := range held {
+			c.Close()
+		}
+		mu.Unlock()
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	g := &GitSource{URL: fmt.Sprintf("http://127.0.0.1:%d/repo.git", port)}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	start := time.Now()
+	_, _, err = g.Fetch(ctx, t.TempDir())
+	if err == nil {
+		t.Fatal("fetch from a server that never answers succeeded")
+	}
+	if d := time.Since(start); d > 6*time.Second {
+		t.Errorf("fetch returned after %v, want about the 2 s limit", d)
+	}
+	// no helper is left running against the server
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		left := helpersFor(t, strconv.Itoa(port))
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("git processes left running: %v", left)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// helpersFor lists processes whose command line names the port.
+func helpersFor(t *testing.T, port string) []string {
+	t.Helper()
+	dirs, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skip("no /proc")
+	}
+	var out []string
+	for _, d := range dirs {
+		if _, err := strconv.Atoi(d.Name()); err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		cmd := strings.ReplaceAll(string(b), "\x00", " ")
+		if strings.Contains(cmd, "git") && strings.Contains(cmd, "127.0.0.1:"+port) {
+			// a zombie has an empty cmdline; a live helper its arguments
+			out = append(out, d.Name()+": "+cmd)
+		}
+	}
+	return out
 }
