@@ -55,7 +55,12 @@ func agentAction(name string) string {
 	}
 	if strings.HasPrefix(name, "./") {
 		// The repository's own action in a directory named for an agent
-		// (./.github/actions/claude-review).
+		// (./.github/actions/claude-review). Its own reusable workflows
+		// are not: each is audited as a workflow of the scan, with the
+		// secrets it names.
+		if strings.HasPrefix(name, "./.github/workflows/") {
+			return ""
+		}
 		return nameHint(path.Base(name))
 	}
 	for _, a := range agentActions {

@@ -198,6 +198,7 @@ func TestWrapperAction(t *testing.T) {
 		// the repository's own action: by its directory, its inputs or the
 		// variables its step sets
 		{"./.github/actions/claude-review", nil, "claude-code"},
+		{"./.github/workflows/gemini-review.yml", nil, ""}, // audited as a workflow itself
 		{"./.github/actions/review", []string{"claude-code-oauth-token"}, "claude-code"},
 		{"./.github/actions/review", []string{"env:CLAUDE_CODE_OAUTH_TOKEN"}, "claude-code"},
 		{"./.github/actions/build", []string{"env:GITHUB_TOKEN"}, ""},

@@ -231,7 +231,7 @@ else := sprintf("find runs any command through -exec%s", [_via(ws, core)]) if {
 	_base(core[0]) == "find"
 }
 
-else := sprintf("git config sets core.fsmonitor, core.sshCommand or an alias, which the next git command runs (Claude Code runs git status itself)%s", [_via(ws, core)]) if {
+else := sprintf("git config sets core.fsmonitor, core.sshCommand or an alias, which the next git command runs (agents run git status themselves)%s", [_via(ws, core)]) if {
 	_git_config(core)
 }
 

@@ -37,11 +37,13 @@ deny contains f if {
 }
 
 # The checkout persists the job's token, whose permissions are known to
-# write nothing (an unknown default lists "default").
+# write nothing (an unknown default lists "default"). id-token: write lets
+# the job ask for an OIDC token through the runner's own variables, not
+# through the token in the git configuration.
 _read_only_job_token(j, c) if {
 	object.get(c, "token", "") == ""
 	is_array(j.effective_write)
-	count(j.effective_write) == 0
+	count({s | some s in j.effective_write; s != "id-token"}) == 0
 }
 
 _token(c) := sprintf("the token from %s", [t]) if {

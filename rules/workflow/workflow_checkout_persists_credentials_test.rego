@@ -62,6 +62,14 @@ test_read_only_job_token_quiet if {
 			"checkouts": [{"uses": "actions/checkout@v4", "persist_credentials": true, "token": "", "file": wf, "line": 14}],
 		}],
 	}]}
+	# id-token: write (claude-code-action's OIDC exchange) writes nothing
+	count(workflow_checkout_persists_credentials.deny) == 0 with input as {"workflows": [{
+		"name": "Claude", "file": wf, "line": 1, "runs_agent": true,
+		"jobs": [{
+			"id": "claude", "file": wf, "line": 9, "runs_agent": true, "effective_write": ["id-token"],
+			"checkouts": [{"uses": "actions/checkout@v4", "persist_credentials": true, "token": "", "file": wf, "line": 14}],
+		}],
+	}]}
 }
 
 # a write scope, an unknown default, or another token: the agent holds a

@@ -12,7 +12,8 @@
 #   group), the devcontainer common-utils feature (passwordless sudo for its user
 #   by default) and the Dev Containers images built with it. A grant limited to
 #   one root-owned script (the reference devcontainer's firewall script) is not
-#   root-equivalent and is not reported.
+#   root-equivalent and is not reported, nor is any grant in a container that
+#   runs with no-new-privileges, where sudo cannot raise privileges.
 # related_resources:
 #   - ref: https://www.sudo.ws/docs/man/sudoers.man/
 #     description: sudoers(5) — user specifications, NOPASSWD and command lists
@@ -40,6 +41,7 @@ deny contains f if {
 	why := privilege.root_equivalent(g)
 	not _explicit_root(w)
 	not _root_on_host(w)
+	not _no_new_privileges(w)
 	user := privilege.runtime_user_or(w)
 	f := sa.finding(
 		rego.metadata.chain(), g,
@@ -60,6 +62,10 @@ _root_on_host(w) if {
 	some m in w.mounts
 	wl.runtime_socket(m)
 }
+
+# no-new-privileges (allowPrivilegeEscalation: false): the kernel ignores
+# sudo's setuid bit, so the grant cannot be used.
+_no_new_privileges(w) if w.allow_privilege_escalation.value == false
 
 _via(g) := "written by the Dockerfile" if object.get(g, "via", "") == "sudoers"
 

@@ -107,3 +107,11 @@ test_several_root_commands_one_finding if {
 	some f in fs
 	contains(f.message, "/usr/bin/docker, which runs anything as root")
 }
+
+# --security-opt no-new-privileges (allowPrivilegeEscalation: false): sudo's
+# setuid bit is ignored, the grant cannot be used
+test_no_new_privileges_quiet if {
+	g := [grant("vscode", ["ALL"], true, "sudoers")]
+	count(sudo_root_equivalent.deny) == 0 with input as {"workloads": [dev({"sudo": g, "allow_privilege_escalation": {"value": false, "file": ".devcontainer/devcontainer.json", "line": 3}})]}
+	count(sudo_root_equivalent.deny) == 1 with input as {"workloads": [dev({"sudo": g, "allow_privilege_escalation": {"value": true, "file": ".devcontainer/devcontainer.json", "line": 3}})]}
+}
