@@ -101,3 +101,27 @@ func TestURLs(t *testing.T) {
 func marker(r *model.SecretRef) string {
 	return "[REDACTED:" + r.Kind + ":" + r.Fingerprint + "]"
 }
+
+// TestBridgeArgsPlainHTTP: a local bridge to a remote server named in its
+// arguments (mcp-remote URL, --server URL, --url=URL) is plain HTTP as a url
+// would be; loopback and https are not.
+func TestBridgeArgsPlainHTTP(t *testing.T) {
+	for args, want := range map[string]bool{
+		`["mcp-remote", "http://mcp.example.com/sse"]`:       true,
+		`["server.py", "--server", "http://10.0.0.5:5000/"]`: true,
+		`["server.py", "--url=http://kali.lan:5000"]`:        true,
+		`["mcp-remote", "https://mcp.example.com/sse"]`:      false,
+		`["server.py", "--server", "http://127.0.0.1:5000"]`: false,
+		`["server.py", "--server", "http://${HOST}:5000"]`:   false,
+		`["server.py", "--verbose"]`:                         false,
+	} {
+		in := `{"mcpServers": {"s": {"command": "npx", "args": ` + args + `}}}`
+		doc := &model.Document{}
+		if err := (Collector{}).Collect(context.Background(), ".mcp.json", []byte(in), doc); err != nil {
+			t.Fatal(err)
+		}
+		if got := doc.MCPServers[0].PlainHTTP; got != want {
+			t.Errorf("%s: plain_http %v, want %v", args, got, want)
+		}
+	}
+}

@@ -121,6 +121,17 @@ func (c *collector) server(m jsonpos.Member) model.MCPServer {
 	l := parseLaunch(command, args)
 	s.Launcher, s.Package, s.Version, s.Pinned = l.launcher, l.pkg, l.version, l.pinned
 	c.url(v, desc, &s)
+	// A local bridge to a remote server (mcp-remote http://…, --server
+	// http://…) carries the same traffic as a url would.
+	for _, a := range args {
+		_, val, _ := strings.Cut(a, "=")
+		if !strings.HasPrefix(a, "-") || val == "" {
+			val = a
+		}
+		if _, literal := references(val); plainHTTP(literal) {
+			s.PlainHTTP = true
+		}
+	}
 	s.Transport = transport(text(v.Get("type")), command, s.URL)
 	c.env(v, desc, &s)
 	c.headers(v, desc, &s)

@@ -50,3 +50,23 @@ test_hardened_quiet if {
 test_empty_input_quiet if {
 	count(host_root_mounted.deny) == 0 with input as {}
 }
+
+# a user's runtime directory: the session bus starts host commands
+test_user_runtime_dir_fires if {
+	every src in ["/run/user/1000", "/run/user/1000/", "/var/run/user/501", "/run/dbus"] {
+		fs := host_root_mounted.deny with input as _runtime_dir(src)
+		count(fs) == 1
+	}
+}
+
+_runtime_dir(src) := {"workloads": [{
+	"source": "compose", "name": "agent", "file": "compose.yaml", "line": 2,
+	"mounts": [{"source": src, "target": "/run/user/1000", "type": "bind", "file": "compose.yaml", "line": 5}],
+}]}
+
+test_user_runtime_subdir_quiet if {
+	count(host_root_mounted.deny) == 0 with input as {"workloads": [{
+		"source": "compose", "name": "agent", "file": "compose.yaml", "line": 2,
+		"mounts": [{"source": "/run/user/1000/agent-cache", "target": "/cache", "type": "bind", "file": "compose.yaml", "line": 5}],
+	}]}
+}
