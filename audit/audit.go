@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -466,7 +467,7 @@ func counts(d *model.Document) map[string]int {
 		// Only the agent's workloads speak for its sandbox: a scan of a
 		// Postgres service alone says nothing about the agent's network.
 		"files": files, "workloads": judged, "images": len(d.Images),
-		"agents": settingsAgents(d), "mcp_servers": len(d.MCPServers), "workflows": len(d.Workflows),
+		"agents": settingsAgents(d, "review"), "network_agents": settingsAgents(d, "network"), "mcp_servers": len(d.MCPServers), "workflows": len(d.Workflows),
 		"git_configs": len(d.GitConfigs), "credentials": len(d.Credentials),
 		"repository": repositoryFacts(d),
 	}
@@ -481,15 +482,26 @@ func repositoryFacts(d *model.Document) int {
 	return 0
 }
 
-// settingsAgents counts the agents whose settings files were read. An agent
-// a workflow step starts is no evidence about the network: its runner's
-// egress is not in the file, so it must not make Constrained network pass.
-func settingsAgents(d *model.Document) int {
+// settingsAgents counts the agents whose settings files were read and
+// speak to the property: for the network, the agent's own sandbox; for
+// review, its approval and permission rules. An agent a workflow step
+// starts is not counted (its workflow is): its runner's egress is not in
+// the file, so it must not make Constrained network pass. Cursor keeps the
+// two apart: sandbox.json holds the sandbox and its network policy, the
+// CLI's cli.json only permission rules.
+func settingsAgents(d *model.Document, property string) int {
 	n := 0
 	for _, a := range d.Agents {
-		if a.Scope != "workflow" {
-			n++
+		if a.Scope == "workflow" {
+			continue
 		}
+		if a.Tool == "cursor" {
+			sandbox := path.Base(a.File) == "sandbox.json"
+			if sandbox != (property == "network") {
+				continue
+			}
+		}
+		n++
 	}
 	return n
 }

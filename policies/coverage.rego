@@ -11,7 +11,7 @@ checked contains "disposable" if c("workloads") + c("workflows") > 0
 
 checked contains "disposable" if live("isolation")
 
-checked contains "network" if c("workloads") + c("agents") > 0
+checked contains "network" if c("workloads") + c("network_agents") > 0
 
 checked contains "network" if live("network")
 

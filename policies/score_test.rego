@@ -20,6 +20,17 @@ test_all_pass_is_boundary if {
 	r.properties.network.score == 100
 }
 
+# An agent's permission rules alone (Cursor's cli.json) speak to review,
+# not to its sandbox's network; its sandbox settings do.
+test_agent_evidence_by_property if {
+	r := score.result with input as {"findings": [], "counts": {"files": 1, "agents": 1, "network_agents": 0}, "settings": {}}
+	r.properties.review.status == "pass"
+	r.properties.network.status == "unknown"
+	n := score.result with input as {"findings": [], "counts": {"files": 1, "agents": 0, "network_agents": 1}, "settings": {}}
+	n.properties.network.status == "pass"
+	n.properties.review.status == "unknown"
+}
+
 test_review_unknown_keeps_verdict_unknown if {
 	r := score.result with input as {"findings": [], "counts": {"files": 1, "workloads": 1}, "settings": {}}
 	r.properties.review.status == "unknown"

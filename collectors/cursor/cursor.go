@@ -1,7 +1,9 @@
 // Package cursor collects Cursor's agent sandbox settings
 // (.cursor/sandbox.json): the sandbox type, the network policy and its
 // allowlist, and keys Cursor does not document (the format is young and
-// partly unverified, so a misspelt key is worth a look).
+// partly unverified, so a misspelt key is worth a look); and the Cursor
+// CLI's permission rules (.cursor/cli.json in a project, cli-config.json
+// in ~/.cursor): Shell(git), Read(src/**), Write(…) allowed and denied.
 package cursor
 
 import (
@@ -14,10 +16,12 @@ import (
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/jsonpos"
+	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
-// Collector reads .cursor/sandbox.json.
+// Collector reads .cursor/sandbox.json, .cursor/cli.json and
+// .cursor/cli-config.json.
 type Collector struct{}
 
 // New returns the Cursor sandbox collector.
@@ -26,9 +30,14 @@ func New() *Collector { return &Collector{} }
 // Name implements collectors.Collector.
 func (*Collector) Name() string { return "cursor" }
 
-// Match accepts sandbox.json in a .cursor directory (workspace or ~/.cursor).
+// Match accepts sandbox.json, cli.json and cli-config.json in a .cursor
+// directory (workspace or ~/.cursor).
 func (*Collector) Match(p string) bool {
-	return path.Base(p) == "sandbox.json" && path.Base(path.Dir(p)) == ".cursor"
+	switch path.Base(p) {
+	case "sandbox.json", "cli.json", "cli-config.json":
+		return path.Base(path.Dir(p)) == ".cursor"
+	}
+	return false
 }
 
 // knownKeys are the keys of Cursor's sandbox.json reference, per object.
@@ -49,12 +58,38 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 		return err
 	}
 	if root.Kind != jsonpos.Object {
-		return &collectors.ParseError{Line: root.Line, Err: fmt.Errorf("read sandbox.json: want a JSON object, got %s", root.Kind)}
+		return &collectors.ParseError{Line: root.Line, Err: fmt.Errorf("read %s: want a JSON object, got %s", path.Base(p), root.Kind)}
 	}
 	loc := func(line int) model.Loc { return model.Loc{File: p, Line: line} }
 	a := model.Agent{Tool: "cursor", Scope: "project", Loc: loc(root.Line)}
-	if homeLike(p) {
+	if homeLike(p) || path.Base(p) == "cli-config.json" {
 		a.Scope = "user"
+	}
+	if path.Base(p) != "sandbox.json" {
+		// The CLI's permission rules, as written: the agent rules read
+		// Shell(cmd) as Claude Code's Bash(cmd:*).
+		perms := root.Get("permissions")
+		for _, l := range []struct {
+			key string
+			to  *[]model.Str
+		}{{"allow", &a.Allow}, {"deny", &a.Deny}} {
+			if elems, ok := perms.Get(l.key).Strings(); ok {
+				for _, e := range elems {
+					// A token written into a rule is a credential in a
+					// file the agent reads, and is never quoted.
+					out, found := secrets.Hide(e.Str)
+					for _, f := range found {
+						doc.Credentials = append(doc.Credentials, model.Credential{
+							SecretRef: f.SecretRef, Where: "settings", ReadableByAgent: true,
+							Context: "cursor cli permissions." + l.key, Loc: loc(e.Line),
+						})
+					}
+					*l.to = append(*l.to, model.Str{Value: out, Loc: loc(e.Line)})
+				}
+			}
+		}
+		doc.Agents = append(doc.Agents, a)
+		return nil
 	}
 	if t := root.Get("type"); t != nil && t.Kind == jsonpos.String {
 		a.SandboxMode = &model.Str{Value: t.Str, Loc: loc(t.Line)}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -76,7 +77,10 @@ func TestUnknownNetworkKey(t *testing.T) {
 }
 
 func TestMatch(t *testing.T) {
-	for p, want := range map[string]bool{".cursor/sandbox.json": true, "a/.cursor/sandbox.json": true, "sandbox.json": false, ".cursor/mcp.json": false} {
+	for p, want := range map[string]bool{
+		".cursor/sandbox.json": true, "a/.cursor/sandbox.json": true, "sandbox.json": false, ".cursor/mcp.json": false,
+		".cursor/cli.json": true, "home/u/.cursor/cli-config.json": true, "cli.json": false, "conf/cli.json": false,
+	} {
 		if got := New().Match(p); got != want {
 			t.Errorf("Match(%q) = %v, want %v", p, got, want)
 		}
@@ -91,5 +95,52 @@ func TestMalformed(t *testing.T) {
 		if !errors.As(err, &pe) || len(doc.Agents) != 0 {
 			t.Errorf("%q: err = %v, agents = %d; want a ParseError and no facts", src, err, len(doc.Agents))
 		}
+	}
+}
+
+// TestCLIPermissions: the Cursor CLI's permission rules are read as
+// written, a token in one is a credential and never kept, and the user's
+// cli-config.json is user scope.
+func TestCLIPermissions(t *testing.T) {
+	const pat = "ghp_R8x2Lq9ZkT4mWv7NbP3sYd6QhJ1cF5gE0aUo"
+	src := `{
+  "permissions": {
+    "allow": ["Shell(ls)", "Shell(git)", "Read(src/**)", "Shell(curl -H 'Authorization: Bearer ` + pat + `')"],
+    "deny": ["Shell(rm)", "Read(.env*)"]
+  }
+}`
+	var doc model.Document
+	if err := New().Collect(context.Background(), ".cursor/cli.json", []byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Agents) != 1 {
+		t.Fatalf("agents = %+v", doc.Agents)
+	}
+	a := doc.Agents[0]
+	var allow, deny []string
+	for _, r := range a.Allow {
+		allow = append(allow, r.Value)
+	}
+	for _, r := range a.Deny {
+		deny = append(deny, r.Value)
+	}
+	if diff := cmp.Diff([]string{"Shell(ls)", "Shell(git)", "Read(src/**)"}, allow[:3]); diff != "" {
+		t.Errorf("allow (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"Shell(rm)", "Read(.env*)"}, deny); diff != "" {
+		t.Errorf("deny (-want +got):\n%s", diff)
+	}
+	if a.Scope != "project" || a.Tool != "cursor" || a.Allow[0].Line != 3 {
+		t.Errorf("agent = %+v", a)
+	}
+	if strings.Contains(allow[3], pat) || len(doc.Credentials) != 1 || doc.Credentials[0].Line != 3 {
+		t.Errorf("token kept or not counted: allow %q, credentials %+v", allow[3], doc.Credentials)
+	}
+	var user model.Document
+	if err := New().Collect(context.Background(), "home/u/.cursor/cli-config.json", []byte(`{"permissions": {"allow": ["Shell(**)"]}, "editor": {"vimMode": true}}`), &user); err != nil {
+		t.Fatal(err)
+	}
+	if len(user.Agents) != 1 || user.Agents[0].Scope != "user" || len(user.Agents[0].UnknownKeys) != 0 {
+		t.Errorf("cli-config.json agents = %+v", user.Agents)
 	}
 }

@@ -21,11 +21,15 @@ var fuzzSeeds = []string{
 	`{"type": "insecure_none", "readBoundary": "/", "networkPolicy": {"default": "allow"}, "additionalReadwritePaths": ["~"]}`,
 	`{"type": "workspace_readonly", "networkPolicy": {"default": "deny", "allow": "github.com"}, "extra": {"nested": [null]}}`,
 	`{"type":"insecure_none","networkPolicy":{"default":"allow","allow":["a"]},"x":1}`,
+	`{"permissions": {"allow": ["Shell(git)", "Read(**)", "Mcp(github, *)"], "deny": ["Shell(rm)"]}}`,
+	`{"permissions": {"allow": "Shell(ls)", "deny": [1, null, "Write(*.key)"]}, "editor": {}}`,
 }
 
 func FuzzCollect(f *testing.F) {
 	fuzzcheck.Seed(f, []string{"../../fixtures/cursor/*/.cursor/sandbox.json"}, fuzzSeeds...)
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// the CLI's permission file takes the same inputs
+		fuzzcheck.Collect(t, New(), ".cursor/cli.json", data, fuzzcheck.Options{})
 		doc, _ := fuzzcheck.Collect(t, New(), ".cursor/sandbox.json", data, fuzzcheck.Options{})
 		for _, a := range doc.Agents {
 			if a.NetworkAccess != nil && (a.NetworkDefault == nil || a.NetworkDefault.Value != "allow") {
