@@ -167,6 +167,24 @@ func TestUnknownKeys(t *testing.T) {
 	}
 }
 
+// TestTopLevelKeysOfOthers: a top-level key that is no misspelt setting
+// and names no protection (a team's own section) is not reported; one that
+// is, is.
+func TestTopLevelKeysOfOthers(t *testing.T) {
+	src := "{\n \"search\": {\"engine\": \"x\"},\n \"myTeamConfig\": 1,\n \"Sandbox\": {},\n \"denyList\": [],\n \"modle\": \"x\",\n \"hooks\": {}\n}"
+	a, _, err := collect(t, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, k := range a.UnknownKeys {
+		got = append(got, k.Value)
+	}
+	if diff := cmp.Diff([]string{"Sandbox", "denyList", "modle"}, got); diff != "" {
+		t.Errorf("unknown keys (-want +got):\n%s", diff)
+	}
+}
+
 func TestWrongTypeKeepsFacts(t *testing.T) {
 	a, _, err := collect(t, "{\"permissions\": {\"defaultMode\": \"plan\"},\n \"sandbox\": {\"enabled\": \"true\"}}")
 	var pe *collectors.ParseError

@@ -104,7 +104,11 @@ func (r *reader) redactAll(list []model.Str, key string, doc *model.Document) []
 }
 
 // unknownKeys lists, by dotted path, keys of the audited objects that are
-// not in knownKeys.
+// not in knownKeys: inside the objects the audit reads (sandbox,
+// permissions, …) every one, at the top level those that look like a
+// setting gone wrong. A project's own top-level key ("search", a team's
+// tool settings) is not Claude Code's and changes nothing the audit
+// judges; "sandbx", "Sandbox" or "denyList" is a protection believed on.
 func (r *reader) unknownKeys(root *jsonpos.Value) []model.Str {
 	var out []model.Str
 	levels := make([]string, 0, len(knownKeys))
@@ -121,7 +125,7 @@ func (r *reader) unknownKeys(root *jsonpos.Value) []model.Str {
 			continue
 		}
 		for _, m := range obj.Members {
-			if knownKeys[level][m.Key] {
+			if knownKeys[level][m.Key] || (level == "" && !mistaken(m.Key)) {
 				continue
 			}
 			name := m.Key
@@ -141,4 +145,45 @@ func (r *reader) unknownKeys(root *jsonpos.Value) []model.Str {
 func ApprovalMode(raw string) (mode string, ok bool) {
 	mode, ok = approvalModes[raw]
 	return mode, ok
+}
+
+// securityWords are parts of a key that mean a protection.
+var securityWords = []string{"sandbox", "permission", "allow", "deny", "network", "domain", "approv", "bypass", "trust", "secret", "credential", "mcp", "hook"}
+
+// mistaken reports a top-level key that is a known one misspelt (case
+// aside, or at most two edits away) or names a protection.
+func mistaken(key string) bool {
+	k := strings.ToLower(key)
+	for _, w := range securityWords {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	for known := range knownKeys[""] {
+		if d := editDistance(k, strings.ToLower(known)); d <= 2 && len(k) > 3 {
+			return true
+		}
+	}
+	return false
+}
+
+// editDistance is the Levenshtein distance of two short keys.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
