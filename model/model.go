@@ -575,6 +575,11 @@ type Job struct {
 	// it on an outsider's text (a comment or issue body) without the
 	// author_association check another branch makes.
 	GuardGaps []Str `json:"guard_gaps"`
+	// GuardMisdirected are branches of the job's if: that start it on a
+	// comment's or review's text but check the author_association of the
+	// issue or pull request it is on: anyone may comment on a member's
+	// issue. The value says whose association is checked.
+	GuardMisdirected []Str `json:"guard_misdirected"`
 	// SameRepoOnly is true when the job's if: admits only events from this
 	// repository, not a fork's (head repository == github.repository,
 	// workflow_run.pull_requests[0]): pull request and run heads are then

@@ -31,11 +31,53 @@ func (c *collector) guardGaps(body *yaml.Node, j *model.Job) {
 		return
 	}
 	for _, b := range branches {
-		if checksWho(b) || !readsOutsiderText(b) {
+		if !readsOutsiderText(b) {
 			continue
 		}
-		j.GuardGaps = append(j.GuardGaps, model.Str{Value: clipExpr(b), Loc: c.loc(branchLine(cond, b))})
+		if !checksWho(b) {
+			j.GuardGaps = append(j.GuardGaps, model.Str{Value: clipExpr(b), Loc: c.loc(branchLine(cond, b))})
+		} else if checked, writer := misdirected(b); checked != "" {
+			j.GuardMisdirected = append(j.GuardMisdirected, model.Str{Value: checked + " checked, " + writer + " triggers: " + clipExpr(b), Loc: c.loc(branchLine(cond, b))})
+		}
 	}
+}
+
+var (
+	assocRE = regexp.MustCompile(`github\.event\.(comment|review|issue|pull_request)\.author_association`)
+	textRE  = regexp.MustCompile(`github\.event\.(comment|review|issue|pull_request)\.(?:body|title)\b`)
+)
+
+// misdirected reports a branch that starts the agent on a comment's or a
+// review's text but checks only the association of the issue's or pull
+// request's author: an outsider's comment on a member's issue passes. It
+// returns whose association is checked and who writes the text; "" when
+// the branch checks the writer (or names the actor).
+func misdirected(b string) (checked, writer string) {
+	if identityRE.MatchString(b) {
+		return "", ""
+	}
+	assoc := map[string]bool{}
+	for _, m := range assocRE.FindAllStringSubmatch(b, -1) {
+		assoc[m[1]] = true
+	}
+	texts := map[string]bool{}
+	for _, m := range textRE.FindAllStringSubmatch(b, -1) {
+		texts[m[1]] = true
+	}
+	for _, w := range []string{"comment", "review"} {
+		if texts[w] {
+			if assoc[w] {
+				return "", ""
+			}
+			for _, other := range []string{"issue", "pull_request"} {
+				if assoc[other] {
+					return "the " + strings.ReplaceAll(other, "_", " ") + " author's author_association", "the " + w + "'s author"
+				}
+			}
+			return "", ""
+		}
+	}
+	return "", ""
 }
 
 // orBranches are the top-level || branches of an if: condition, its ${{ }}

@@ -3,6 +3,7 @@ package workflows
 import (
 	"context"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -52,6 +53,44 @@ func TestGuardGaps(t *testing.T) {
 			}
 			if gaps := doc.Workflows[0].Jobs[0].GuardGaps; len(gaps) > 0 && gaps[0].Line != 7 {
 				t.Errorf("gap at line %d, want 7 (where the branch starts)", gaps[0].Line)
+			}
+		})
+	}
+}
+
+// TestGuardMisdirected: a branch started by a comment's or a review's text
+// that checks the association of the issue's or pull request's author,
+// not the commenter's, is listed; checking the commenter, or naming the
+// actor, is not.
+func TestGuardMisdirected(t *testing.T) {
+	job := func(cond string) string {
+		return "on: [issue_comment, pull_request_review]\njobs:\n  a:\n    if: " + cond + `
+    steps:
+      - uses: anthropics/claude-code-action@v1
+`
+	}
+	for _, tt := range []struct {
+		name, cond, want string
+	}{
+		{"issue author checked for a comment", `contains(github.event.comment.body, '@claude') && github.event.issue.author_association == 'OWNER'`,
+			"the issue author's author_association checked, the comment's author triggers"},
+		{"pull request author checked for a review", `contains(github.event.review.body, '@claude') && contains(fromJSON('["MEMBER"]'), github.event.pull_request.author_association)`,
+			"the pull request author's author_association checked, the review's author triggers"},
+		{"commenter checked", `contains(github.event.comment.body, '@claude') && github.event.comment.author_association == 'OWNER' && github.event.issue.author_association == 'OWNER'`, ""},
+		{"actor named", `contains(github.event.comment.body, '@claude') && github.event.issue.author_association == 'OWNER' && github.actor == 'alice'`, ""},
+		{"issue text, issue author", `contains(github.event.issue.body, '@claude') && github.event.issue.author_association == 'OWNER'`, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var doc model.Document
+			if err := New().Collect(context.Background(), ".github/workflows/a.yml", []byte(job(tt.cond)), &doc); err != nil {
+				t.Fatal(err)
+			}
+			got := doc.Workflows[0].Jobs[0].GuardMisdirected
+			switch {
+			case tt.want == "" && len(got) != 0:
+				t.Errorf("misdirected = %+v, want none", got)
+			case tt.want != "" && (len(got) != 1 || !strings.HasPrefix(got[0].Value, tt.want) || got[0].Line != 4):
+				t.Errorf("misdirected = %+v, want one at line 4 starting %q", got, tt.want)
 			}
 		})
 	}
