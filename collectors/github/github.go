@@ -13,6 +13,7 @@ package github
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -21,11 +22,14 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	gh "github.com/google/go-github/v89/github"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -62,18 +66,27 @@ func newClient(opt Options) (*gh.Client, error) {
 	if hc == nil {
 		hc = NewClient(0)
 	}
-	// The transport waits out rate limits; the client's own check would
-	// refuse requests the transport would wait for.
-	copts := []gh.ClientOptionsFunc{gh.WithHTTPClient(hc), gh.WithDisableRateLimitCheck(), gh.WithUserAgent("sandbox-audit")}
-	if opt.Token != "" {
-		copts = append(copts, gh.WithAuthToken(opt.Token))
-	}
+	api, _ := url.Parse("https://api.github.com/")
 	if opt.APIURL != "" {
 		u, err := url.Parse(strings.TrimSuffix(opt.APIURL, "/") + "/")
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 			return nil, fmt.Errorf("%w: --github-url %q is not an API URL (https://HOST/api/v3/)", ErrRepository, opt.APIURL)
 		}
-		base := u.String()
+		api = u
+	}
+	// Whoever made the client, its requests go through bounded: only to
+	// the API's host (go-github puts the token on every request, redirects
+	// included) and with bounded answers.
+	bc := *hc
+	bc.Transport = &bounded{base: hc.Transport, origin: origin(api)}
+	// The transport waits out rate limits; the client's own check would
+	// refuse requests the transport would wait for.
+	copts := []gh.ClientOptionsFunc{gh.WithHTTPClient(&bc), gh.WithDisableRateLimitCheck(), gh.WithUserAgent("sandbox-audit")}
+	if opt.Token != "" {
+		copts = append(copts, gh.WithAuthToken(opt.Token))
+	}
+	if opt.APIURL != "" {
+		base := api.String()
 		copts = append(copts, gh.WithURLs(&base, &base))
 	}
 	c, err := gh.NewClient(copts...)
@@ -98,11 +111,14 @@ func ListRepos(ctx context.Context, opt Options, forks, archived bool) ([]RepoIn
 			if s := status(err); s == 404 || s == 403 || s == 401 {
 				return nil, fmt.Errorf("%w: organisation %s not found, or its repositories not visible to the token (GitHub answered %d)", ErrRepository, opt.Owner, s)
 			}
-			return nil, fmt.Errorf("%w: organisation %s: %s", ErrRepository, opt.Owner, shortErr(err))
+			return nil, fmt.Errorf("%w: organisation %s: %s", ErrRepository, opt.Owner, why(err))
+		}
+		if rs == nil {
+			return nil, fmt.Errorf("%w: organisation %s: %s", ErrRepository, opt.Owner, why(errNull))
 		}
 		for _, r := range rs {
 			info := RepoInfo{Owner: opt.Owner, Name: r.GetName(), DefaultBranch: r.GetDefaultBranch(), Private: r.GetPrivate(), Archived: r.GetArchived(), Fork: r.GetFork()}
-			if (info.Fork && !forks) || (info.Archived && !archived) || !validName(info.Name) {
+			if (info.Fork && !forks) || (info.Archived && !archived) || info.Name == "" || !validName(info.Name) {
 				continue
 			}
 			out = append(out, info)
@@ -127,11 +143,11 @@ const (
 	KindNetwork     = "github:network"
 )
 
-// maxFiles and maxFileSize bound what Files fetches.
-const (
-	maxFiles    = 400
-	maxFileSize = 1 << 20
-)
+// maxFiles and maxFileSize bound what Files fetches (maxFileSize also a
+// CODEOWNERS file); a variable so that tests can shrink it.
+const maxFiles = 400
+
+var maxFileSize int64 = 1 << 20
 
 // ParseRepo splits OWNER/REPO.
 func ParseRepo(s string) (owner, repo string, err error) {
@@ -168,23 +184,77 @@ type reader struct {
 
 // unread records a fact the token could not read.
 func (r *reader) unread(kind, fact, permission string, err error) {
-	why := "the token may not read it"
-	var ge *gh.ErrorResponse
-	if errors.As(err, &ge) && ge.Response != nil {
-		why = fmt.Sprintf("GitHub answered %d", ge.Response.StatusCode)
-	} else if err != nil {
-		why = shortErr(err)
-	}
 	r.errs = append(r.errs, model.Error{File: r.loc.File, Line: 1, Kind: kind,
-		Message: fmt.Sprintf("github: %s not read (%s): it needs %s", fact, why, permission)})
+		Message: fmt.Sprintf("github: %s not read (%s): it needs %s", fact, why(err), permission)})
 }
 
+// errNull is an answer of 200 with nothing in it (null): the fact it
+// carries is as unknown as after a 403.
+var errNull = errors.New("GitHub answered null")
+
+// status is the HTTP status of an API error (0: none). go-github has an
+// error type per kind of answer; each carries the response.
 func status(err error) int {
-	var ge *gh.ErrorResponse
-	if errors.As(err, &ge) && ge.Response != nil {
+	var (
+		ge *gh.ErrorResponse
+		tf *gh.TwoFactorAuthError
+		rl *gh.RateLimitError
+		ab *gh.AbuseRateLimitError
+		re *gh.RedirectionError
+	)
+	switch {
+	case errors.As(err, &ge) && ge.Response != nil:
 		return ge.Response.StatusCode
+	case errors.As(err, &tf) && tf.Response != nil:
+		return tf.Response.StatusCode
+	case errors.As(err, &rl) && rl.Response != nil:
+		return rl.Response.StatusCode
+	case errors.As(err, &ab) && ab.Response != nil:
+		return ab.Response.StatusCode
+	case errors.As(err, &re):
+		return re.StatusCode
 	}
 	return 0
+}
+
+// why says why a request failed, for a message: the status GitHub
+// answered, never its body. The server writes the body (and go-github's
+// Error() quotes its "message" and the URL): a proxy or a hostile
+// --github-url may put anything there, credentials included. A decoding
+// error can quote the answer too (a bad timestamp, number); any other
+// error goes through the redactor.
+func why(err error) string {
+	if s := status(err); s != 0 {
+		return fmt.Sprintf("GitHub answered %d", s)
+	}
+	var (
+		se *json.SyntaxError
+		te *json.UnmarshalTypeError
+		pe *time.ParseError
+		ne *strconv.NumError
+	)
+	if errors.As(err, &se) || errors.As(err, &te) || errors.As(err, &pe) || errors.As(err, &ne) {
+		return "GitHub's answer is not the JSON expected"
+	}
+	s := secrets.Redact(err.Error())
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+
+// safely is an API call whose answer go-github's decoders could panic on:
+// those of rules dereference each element of the answer's array, and a
+// null element ([null]) is a nil pointer. The panic is an unreadable
+// answer.
+func safely[T any](call func() (T, *gh.Response, error)) (v T, resp *gh.Response, err error) {
+	defer func() {
+		if recover() != nil {
+			var zero T
+			v, resp, err = zero, nil, errors.New("GitHub's answer is not the JSON expected")
+		}
+	}()
+	return call()
 }
 
 // Collect reads the repository's settings. It fails only when the
@@ -199,11 +269,14 @@ func Collect(ctx context.Context, opt Options) (*model.Repository, []model.Error
 	repo := &gh.Repository{}
 	if k := opt.Known; k != nil && k.DefaultBranch != "" {
 		repo.DefaultBranch, repo.Private = &k.DefaultBranch, &k.Private
-	} else if repo, _, err = c.Repositories.Get(ctx, opt.Owner, opt.Repo); err != nil {
+	} else if repo, _, err = c.Repositories.Get(ctx, opt.Owner, opt.Repo); err != nil || repo == nil {
 		if s := status(err); s == 404 || s == 403 || s == 401 {
 			return nil, nil, fmt.Errorf("%w: repository %s/%s not found, or not visible to the token (GitHub answered %d; a private repository needs a token that can read it)", ErrRepository, opt.Owner, opt.Repo, s)
 		}
-		return nil, nil, fmt.Errorf("%w: repository %s/%s: %s", ErrRepository, opt.Owner, opt.Repo, shortErr(err))
+		if err == nil {
+			err = errNull
+		}
+		return nil, nil, fmt.Errorf("%w: repository %s/%s: %s", ErrRepository, opt.Owner, opt.Repo, why(err))
 	}
 	out := &model.Repository{Loc: r.loc, Owner: opt.Owner, Name: opt.Repo, DefaultBranch: repo.GetDefaultBranch(), Private: repo.GetPrivate()}
 	out.Review = r.review(ctx, out.DefaultBranch)
@@ -212,7 +285,7 @@ func Collect(ctx context.Context, opt Options) (*model.Repository, []model.Error
 	if opt.Files != "" {
 		if err := r.fetchFiles(ctx, out.DefaultBranch, opt.Files, opt.Match); err != nil {
 			r.errs = append(r.errs, model.Error{File: r.loc.File, Line: 1, Kind: model.KindUnknown,
-				Message: "github: the repository's files were not read: " + shortErr(err) + " (they need Contents: read)"})
+				Message: "github: the repository's files were not read: " + why(err) + " (they need Contents: read)"})
 		}
 	}
 	return out, r.errs, nil
@@ -226,21 +299,24 @@ func (r *reader) review(ctx context.Context, branch string) *model.BranchReview 
 	rulesets := map[int64]string{}
 	opts := &gh.ListOptions{PerPage: 100}
 	for {
-		rules, resp, err := r.c.Repositories.ListRulesForBranch(ctx, r.owner, r.rep, branch, opts)
+		rules, resp, err := safely(func() (*gh.BranchRules, *gh.Response, error) {
+			return r.c.Repositories.ListRulesForBranch(ctx, r.owner, r.rep, branch, opts)
+		})
+		if err == nil && rules == nil {
+			err = errNull // no rules is [], not null
+		}
 		if err != nil {
 			r.unread(KindReview, "the rules of branch "+branch, "read access (Metadata: read)", err)
 			return nil
 		}
-		if rules != nil {
-			for _, pr := range rules.PullRequest {
-				rv.RequiresPullRequest = true
-				p := pr.Parameters
-				rv.Approvals = max(rv.Approvals, p.RequiredApprovingReviewCount)
-				rv.DismissStale = rv.DismissStale || p.DismissStaleReviewsOnPush
-				rv.CodeOwnerReview = rv.CodeOwnerReview || p.RequireCodeOwnerReview
-				rv.LastPushApproval = rv.LastPushApproval || p.RequireLastPushApproval
-				rulesets[pr.RulesetID] = pr.RulesetSource
-			}
+		for _, pr := range rules.PullRequest {
+			rv.RequiresPullRequest = true
+			p := pr.Parameters
+			rv.Approvals = max(rv.Approvals, p.RequiredApprovingReviewCount)
+			rv.DismissStale = rv.DismissStale || p.DismissStaleReviewsOnPush
+			rv.CodeOwnerReview = rv.CodeOwnerReview || p.RequireCodeOwnerReview
+			rv.LastPushApproval = rv.LastPushApproval || p.RequireLastPushApproval
+			rulesets[pr.RulesetID] = pr.RulesetSource
 		}
 		if resp == nil || resp.NextPage == 0 {
 			break
@@ -253,8 +329,10 @@ func (r *reader) review(ctx context.Context, branch string) *model.BranchReview 
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	for _, id := range ids {
-		rs, _, err := r.c.Repositories.GetRuleset(ctx, r.owner, r.rep, id, true)
-		if err != nil || rs.BypassActors == nil {
+		rs, _, err := safely(func() (*gh.RepositoryRuleset, *gh.Response, error) {
+			return r.c.Repositories.GetRuleset(ctx, r.owner, r.rep, id, true)
+		})
+		if err != nil || rs == nil || rs.BypassActors == nil {
 			// The list is shown only to those who may edit the ruleset.
 			rv.BypassKnown = false
 			rv.Sources = append(rv.Sources, fmt.Sprintf("ruleset %d", id))
@@ -262,6 +340,10 @@ func (r *reader) review(ctx context.Context, branch string) *model.BranchReview 
 		}
 		rv.Sources = append(rv.Sources, fmt.Sprintf("ruleset %q (%d)", rs.Name, id))
 		for _, a := range rs.BypassActors {
+			if a == nil {
+				rv.BypassKnown = false // an actor the answer does not name
+				continue
+			}
 			actor := ""
 			if t := a.GetActorType(); t != nil {
 				actor = string(*t)
@@ -276,6 +358,9 @@ func (r *reader) review(ctx context.Context, branch string) *model.BranchReview 
 		}
 	}
 	b, _, err := r.c.Repositories.GetBranch(ctx, r.owner, r.rep, branch, 1)
+	if err == nil && b == nil {
+		err = errNull
+	}
 	if err != nil {
 		r.unread(KindReview, "branch "+branch, "read access (Contents: read)", err)
 		return nil
@@ -284,6 +369,9 @@ func (r *reader) review(ctx context.Context, branch string) *model.BranchReview 
 		return rv
 	}
 	p, _, err := r.c.Repositories.GetBranchProtection(ctx, r.owner, r.rep, branch)
+	if err == nil && p == nil {
+		err = errNull
+	}
 	switch {
 	case err == nil:
 		rv.Sources = append(rv.Sources, "branch protection")
@@ -324,6 +412,9 @@ func (r *reader) review(ctx context.Context, branch string) *model.BranchReview 
 func (r *reader) actions(ctx context.Context) *model.ActionsSettings {
 	a := &model.ActionsSettings{}
 	wp, _, err := r.c.Repositories.GetDefaultWorkflowPermissions(ctx, r.owner, r.rep)
+	if err == nil && wp == nil {
+		err = errNull
+	}
 	if err != nil {
 		r.unread(KindCredentials, "the default GITHUB_TOKEN permissions", "Administration: read", err)
 		r.unread(KindReview, "whether Actions may approve pull requests", "Administration: read", err)
@@ -332,6 +423,9 @@ func (r *reader) actions(ctx context.Context) *model.ActionsSettings {
 		a.CanApprovePRs = wp.CanApprovePullRequestReviews
 	}
 	ap, _, err := r.c.Repositories.GetActionsPermissions(ctx, r.owner, r.rep)
+	if err == nil && ap == nil {
+		err = errNull
+	}
 	if err != nil {
 		r.unread(KindReview, "the allowed actions", "Administration: read", err)
 	} else {
@@ -347,9 +441,12 @@ func (r *reader) actions(ctx context.Context) *model.ActionsSettings {
 // copilot reads the copilot environment's firewall variables (Environments:
 // read). No such environment: the firewall's defaults.
 func (r *reader) copilot(ctx context.Context) *model.CopilotEnvironment {
-	_, _, err := r.c.Repositories.GetEnvironment(ctx, r.owner, r.rep, "copilot")
+	e, _, err := r.c.Repositories.GetEnvironment(ctx, r.owner, r.rep, "copilot")
 	if status(err) == 404 {
 		return nil
+	}
+	if err == nil && e == nil {
+		err = errNull
 	}
 	if err != nil {
 		r.unread(KindNetwork, "the copilot environment", "Environments: read", err)
@@ -359,11 +456,17 @@ func (r *reader) copilot(ctx context.Context) *model.CopilotEnvironment {
 	opts := &gh.ListOptions{PerPage: 30}
 	for {
 		vs, resp, err := r.c.Actions.ListEnvVariables(ctx, r.owner, r.rep, "copilot", opts)
+		if err == nil && vs == nil {
+			err = errNull
+		}
 		if err != nil {
 			r.unread(KindNetwork, "the copilot environment's variables", "Environments: read (Variables: read)", err)
 			return nil
 		}
 		for _, v := range vs.Variables {
+			if v == nil {
+				continue
+			}
 			switch strings.ToUpper(v.Name) {
 			case "COPILOT_AGENT_FIREWALL_ENABLED":
 				env.FirewallEnabled = !strings.EqualFold(strings.TrimSpace(v.Value), "false")
@@ -386,6 +489,9 @@ func (r *reader) copilot(ctx context.Context) *model.CopilotEnvironment {
 // each file as a raw blob.
 func (r *reader) fetchFiles(ctx context.Context, branch, dir string, match func(string) bool) error {
 	tree, _, err := r.c.Git.GetTree(ctx, r.owner, r.rep, branch, true)
+	if err == nil && tree == nil {
+		err = errNull
+	}
 	if err != nil {
 		return err
 	}
@@ -403,7 +509,7 @@ func (r *reader) fetchFiles(ctx context.Context, branch, dir string, match func(
 		if !match(p) && !isCodeOwners(p) {
 			continue
 		}
-		if e.GetSize() > maxFileSize {
+		if int64(e.GetSize()) > maxFileSize {
 			r.errs = append(r.errs, model.Error{File: p, Kind: model.KindUnknown,
 				Message: fmt.Sprintf("github: %s is larger than %d bytes: not fetched, not audited", p, maxFileSize)})
 			continue
@@ -411,7 +517,9 @@ func (r *reader) fetchFiles(ctx context.Context, branch, dir string, match func(
 		if n++; n > maxFiles {
 			return fmt.Errorf("more than %d configuration files; audit a checkout instead", maxFiles)
 		}
-		b, _, err := r.c.Git.GetBlobRaw(ctx, r.owner, r.rep, e.GetSHA())
+		// The tree's size is the server's word: the answer itself is
+		// capped too (bounded).
+		b, _, err := r.c.Git.GetBlobRaw(withLimit(ctx, maxFileSize), r.owner, r.rep, e.GetSHA())
 		if err != nil {
 			return err
 		}
@@ -451,11 +559,26 @@ func isCodeOwners(p string) bool {
 	return false
 }
 
+// maxRuleLine and maxRules bound what CodeOwners judges: no real
+// CODEOWNERS line is 4 KiB long, nor a file 20,000 rules. A file past
+// them is not judged: nothing it names is taken as owned, as a file the
+// audit cannot read would not make anything owned.
+var (
+	maxRuleLine = 4096
+	maxRules    = 20000
+)
+
+type ownerRule struct {
+	pattern string
+	owned   bool // false: a pattern with no owner takes ownership away
+}
+
 // CodeOwners reads the CODEOWNERS file under root (the first GitHub would
 // use) and lists the guardrail files that no rule of it covers.
 func CodeOwners(ctx context.Context, root string, guardrails []string) *model.CodeOwners {
 	co := &model.CodeOwners{Unowned: []string{}}
-	var rules []string
+	var rules []ownerRule
+	judged := true
 	for _, f := range codeOwnersFiles {
 		b, err := collectors.ReadFile(ctx, filepath.Join(root, filepath.FromSlash(f)), maxFileSize)
 		if err != nil {
@@ -463,6 +586,10 @@ func CodeOwners(ctx context.Context, root string, guardrails []string) *model.Co
 		}
 		co.Found, co.File = true, f
 		for _, line := range strings.Split(string(b), "\n") {
+			if len(line) > maxRuleLine || len(rules) >= maxRules {
+				judged = false
+				break
+			}
 			if i := strings.Index(line, " #"); i >= 0 {
 				line = line[:i] // an inline comment
 			}
@@ -471,27 +598,25 @@ func CodeOwners(ctx context.Context, root string, guardrails []string) *model.Co
 				continue
 			}
 			fields := strings.Fields(line)
-			if len(fields) < 2 {
-				// A pattern with no owner takes ownership away.
-				rules = append(rules, "!"+fields[0])
-				continue
-			}
-			rules = append(rules, fields[0])
+			rules = append(rules, ownerRule{pattern: fields[0], owned: len(fields) > 1})
 		}
 		break
 	}
-	if !co.Found {
-		// No file: nothing has an owner.
+	if !co.Found || !judged {
+		// No file, or none judged: nothing has an owner.
 		co.Unowned = append(co.Unowned, guardrails...)
 		sort.Strings(co.Unowned)
 		return co
 	}
 	for _, g := range guardrails {
 		owned := false
-		for _, p := range rules { // the last matching pattern wins
-			neg := strings.HasPrefix(p, "!")
-			if ownerMatch(strings.TrimPrefix(p, "!"), g) {
-				owned = !neg
+		for _, rl := range rules { // the last matching pattern wins
+			if ctx.Err() != nil {
+				owned = false // not judged to the end: not owned
+				break
+			}
+			if ownerMatch(rl.pattern, g) {
+				owned = rl.owned
 			}
 		}
 		if !owned {
@@ -523,45 +648,70 @@ func ownerMatch(pattern, p string) bool {
 		}
 		return false
 	}
-	segs := strings.Split(p, "/")
-	pats := strings.Split(pattern, "/")
-	return matchSegs(pats, segs, dir)
+	return matchSegs(strings.Split(pattern, "/"), strings.Split(p, "/"), dir)
 }
 
+// matchSegs matches pattern segments to path segments. A pattern is the
+// repository's to write: tried naively, each ** tries every split of the
+// rest, exponential in the number of **. Consecutive ** are one, a pattern
+// with more other segments than the path has cannot match (each takes one
+// segment), and each (pattern segment, path segment) pair is decided once:
+// O(len(pats) × len(segs)).
 func matchSegs(pats, segs []string, dir bool) bool {
-	if len(pats) == 0 {
-		// The pattern is a directory above the path, or the path itself.
-		return len(segs) > 0 || !dir
+	collapsed, n := pats[:0:0], 0
+	for i, p := range pats {
+		if p == "**" && i > 0 && pats[i-1] == "**" {
+			continue
+		}
+		if p != "**" {
+			n++
+		}
+		collapsed = append(collapsed, p)
 	}
-	if len(pats) == 1 && pats[0] != "**" && strings.ContainsAny(pats[0], "*?[") && len(segs) > 1 {
+	pats = collapsed
+	if n > len(segs) {
+		return false
+	}
+	w := len(segs) + 1
+	memo := make([]int8, (len(pats)+1)*w) // 0 unknown, 1 match, -1 none
+	var m func(i, j int) bool
+	m = func(i, j int) bool {
+		if memo[i*w+j] == 0 {
+			memo[i*w+j] = -1
+			if matchAt(pats, segs, i, j, dir, m) {
+				memo[i*w+j] = 1
+			}
+		}
+		return memo[i*w+j] > 0
+	}
+	return m(0, 0)
+}
+
+// matchAt is whether pats[i:] matches segs[j:], m deciding the rest.
+func matchAt(pats, segs []string, i, j int, dir bool, m func(i, j int) bool) bool {
+	rest := len(segs) - j
+	if i == len(pats) {
+		// The pattern is a directory above the path, or the path itself.
+		return rest > 0 || !dir
+	}
+	last := i == len(pats)-1
+	if last && pats[i] != "**" && strings.ContainsAny(pats[i], "*?[") && rest > 1 {
 		// docs/* owns docs' own files, not those of its subdirectories
 		// (GitHub's CODEOWNERS documentation).
 		return false
 	}
-	if pats[0] == "**" {
-		for i := 0; i <= len(segs); i++ {
-			if matchSegs(pats[1:], segs[i:], dir) {
-				return true
-			}
-		}
+	if pats[i] == "**" {
+		// none of the path's segments, or one more
+		return m(i+1, j) || (rest > 0 && m(i, j+1))
+	}
+	if rest == 0 {
 		return false
 	}
-	if len(segs) == 0 {
+	if ok, _ := path.Match(pats[i], segs[j]); !ok {
 		return false
 	}
-	if ok, _ := path.Match(pats[0], segs[0]); !ok {
-		return false
-	}
-	if len(pats) == 1 && len(segs) == 1 {
+	if last && rest == 1 {
 		return !dir
 	}
-	return matchSegs(pats[1:], segs[1:], dir)
-}
-
-func shortErr(err error) string {
-	s := err.Error()
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
+	return m(i+1, j+1)
 }

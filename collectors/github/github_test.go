@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -262,12 +263,56 @@ func FuzzCodeOwnersMatch(f *testing.F) {
 	f.Add("/.github/**/x", ".github/a/b/x")
 	f.Add("**", "a")
 	f.Add("[", "a/b")
+	f.Add(strings.Repeat("**/", 30000)+"zz", "a/b/c/d/e/f/g/h") // a miss: exponential when matched naively
+	f.Add("a/**/**/b/**/", "a/b/c")
 	f.Fuzz(func(t *testing.T, pattern, p string) {
-		if len(pattern) > 200 || len(p) > 200 {
+		if len(pattern) > 1<<17 || len(p) > 4096 {
 			return
 		}
+		start := time.Now()
 		_ = ownerMatch(pattern, p)
+		if d := time.Since(start); d > time.Second {
+			t.Fatalf("ownerMatch(%.40q…, %.40q…) took %s", pattern, p, d)
+		}
+		// Where the naive matching ends quickly, both agree.
+		if strings.Count(pattern, "**") > 4 || len(pattern) > 200 || len(p) > 200 {
+			return
+		}
+		pats, dir := strings.TrimPrefix(pattern, "/"), strings.HasSuffix(pattern, "/")
+		pats = strings.TrimSuffix(pats, "/")
+		if got, want := matchSegs(strings.Split(pats, "/"), strings.Split(p, "/"), dir), naiveMatchSegs(strings.Split(pats, "/"), strings.Split(p, "/"), dir); got != want {
+			t.Errorf("matchSegs(%q, %q) = %v, the naive matching %v", pattern, p, got, want)
+		}
 	})
+}
+
+// naiveMatchSegs is the matching as first written (exponential in **), the
+// reference of FuzzCodeOwnersMatch.
+func naiveMatchSegs(pats, segs []string, dir bool) bool {
+	if len(pats) == 0 {
+		return len(segs) > 0 || !dir
+	}
+	if len(pats) == 1 && pats[0] != "**" && strings.ContainsAny(pats[0], "*?[") && len(segs) > 1 {
+		return false
+	}
+	if pats[0] == "**" {
+		for i := 0; i <= len(segs); i++ {
+			if naiveMatchSegs(pats[1:], segs[i:], dir) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(segs) == 0 {
+		return false
+	}
+	if ok, _ := path.Match(pats[0], segs[0]); !ok {
+		return false
+	}
+	if len(pats) == 1 && len(segs) == 1 {
+		return !dir
+	}
+	return naiveMatchSegs(pats[1:], segs[1:], dir)
 }
 
 // TestInFlightSlotsFreed: every answer frees its slot, errors included

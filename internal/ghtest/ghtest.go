@@ -71,6 +71,11 @@ type Server struct {
 	inFlight    int
 	// Total counts every request.
 	Total int
+	// Intercept, when set, answers an authenticated request first (p is
+	// its path below /api/v3/, "repos/o/r/git/trees/main") and says
+	// whether it did: a test's hostile or broken answer. It runs without
+	// the server's lock, so it may take its time (a slow body).
+	Intercept func(w http.ResponseWriter, r *http.Request, p string) bool
 }
 
 // New starts a server for repos (owner/name → Repo); requests must carry
@@ -121,6 +126,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := strings.TrimPrefix(r.URL.Path, "/api/v3/")
+	if intercept := s.Intercept; intercept != nil {
+		s.mu.Unlock()
+		done := intercept(w, r, p)
+		s.mu.Lock()
+		if done {
+			return
+		}
+	}
 	if s.LimitOnce && !s.limited[r.URL.String()] {
 		s.limited[r.URL.String()] = true
 		w.Header().Set("Retry-After", "1")
