@@ -6,7 +6,8 @@
 #   shell history with a token, a planted binary on a PATH directory) is there
 #   when the next task, possibly for another repository or user, starts. The
 #   sandbox is then not disposable. Anonymous volumes, tmpfs and emptyDir are
-#   not reported.
+#   not reported. A workload's persistent volumes are one finding, at the
+#   first, that names them all.
 # related_resources:
 #   - ref: https://docs.docker.com/engine/storage/volumes/
 #     description: Docker — volumes persist beyond the container's lifecycle
@@ -28,13 +29,25 @@ import data.lib.workload as wl
 
 kinds := {"volume": "named volume", "pvc": "PersistentVolumeClaim"}
 
+# One finding per workload, at its first persistent volume, naming every
+# one: a devcontainer with six caches is one decision to make, not six.
 deny contains f if {
 	some w in wl.judged_workloads
-	some m in w.mounts
-	object.get(m, "persistent", false) == true
-	kind := kinds[object.get(m, "type", "")]
+	vols := [m | some m in w.mounts; _persistent(m)]
+	count(vols) > 0
+	first := sort([[object.get(m, "line", 0), i] | some i, m in vols])[0]
 	f := sa.finding(
-		rego.metadata.chain(), m,
-		sprintf("%s keeps %s %s at %s: its contents outlive the task", [wl.label(w), kind, object.get(m, "source", ""), object.get(m, "target", "?")]),
+		rego.metadata.chain(), vols[first[1]],
+		sprintf("%s keeps %s: %s outlive the task", [wl.label(w), concat(", ", [_describe(m) | some m in vols]), _them(vols)]),
 	)
 }
+
+_persistent(m) if {
+	object.get(m, "persistent", false) == true
+	kinds[object.get(m, "type", "")]
+}
+
+_describe(m) := sprintf("%s %s at %s", [kinds[m.type], object.get(m, "source", ""), object.get(m, "target", "?")])
+
+_them(vols) := "its contents" if count(vols) == 1
+else := "their contents"

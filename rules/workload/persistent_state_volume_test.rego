@@ -19,10 +19,26 @@ test_named_volume_and_pvc_fire if {
 	f.severity == "medium"
 	f.file == ".devcontainer/devcontainer.json"
 	f.line == 14
-	contains(f.message, "named volume dind-var-lib-docker")
+	contains(f.message, "named volume dind-var-lib-docker at /var/lib/docker: its contents outlive the task")
 	some g in fs
 	g.line == 40
 	contains(g.message, "PersistentVolumeClaim agent-home")
+}
+
+# a devcontainer with several caches: one finding, at the first, naming all
+test_volumes_of_one_workload_fold if {
+	fs := persistent_state_volume.deny with input as {"workloads": [{
+		"source": "devcontainer", "name": "dev",
+		"mounts": [
+			{"type": "volume", "source": "gradle", "target": "/home/u/.gradle", "persistent": true, "file": ".devcontainer/devcontainer.json", "line": 12},
+			{"type": "bind", "source": "/src", "target": "/src", "persistent": true, "file": ".devcontainer/devcontainer.json", "line": 10},
+			{"type": "volume", "source": "history", "target": "/commandhistory", "persistent": true, "file": ".devcontainer/devcontainer.json", "line": 11},
+		],
+	}]}
+	count(fs) == 1
+	some f in fs
+	f.line == 11
+	contains(f.message, "named volume gradle at /home/u/.gradle, named volume history at /commandhistory: their contents outlive the task")
 }
 
 test_hardened_quiet if {
