@@ -259,6 +259,11 @@ func Collect(ctx context.Context, opt Options) (*Collected, error) {
 			root = dir
 		}
 		repo.CodeOwners = github.CodeOwners(ctx, root, guardrails(c.Doc))
+		if names := agentEnvironments(c.Doc); len(names) > 0 {
+			envs, es := github.Environments(ctx, *opt.GitHub, names)
+			repo.Environments = envs
+			c.Errors = append(c.Errors, es...)
+		}
 		c.Doc.Repository = repo
 	}
 	if opt.Docker != nil {
@@ -321,6 +326,24 @@ func guardrails(d *model.Document) []string {
 		switch f.Kind {
 		case "workflows", "claude", "codex", "gemini", "cursor", "mcp", "devcontainer":
 			out = append(out, f.Path)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// agentEnvironments are the environments agent jobs deploy to, by the
+// name written (an expression names none the scan can read).
+func agentEnvironments(d *model.Document) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, w := range d.Workflows {
+		for _, j := range w.Jobs {
+			if !j.RunsAgent || j.Environment == nil || strings.Contains(j.Environment.Value, "${{") || seen[j.Environment.Value] {
+				continue
+			}
+			seen[j.Environment.Value] = true
+			out = append(out, j.Environment.Value)
 		}
 	}
 	sort.Strings(out)

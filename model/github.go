@@ -21,6 +21,21 @@ type Repository struct {
 	// Copilot is the copilot environment's firewall settings (its
 	// variables), when the repository has that environment.
 	Copilot *CopilotEnvironment `json:"copilot,omitempty"`
+	// Environments are the protection rules of the environments the
+	// scan's agent jobs deploy to, by name; one the token could not read
+	// is missing (and in errors[]).
+	Environments map[string]EnvironmentRules `json:"environments,omitempty"`
+}
+
+// EnvironmentRules are an environment's protection rules (Environments:
+// read). An environment a job names that does not exist yet is created
+// on its first run with none.
+type EnvironmentRules struct {
+	// RequiredReviewers is how many people or teams are listed, one of
+	// whom must approve each run before the job starts.
+	RequiredReviewers int  `json:"required_reviewers"`
+	PreventSelfReview bool `json:"prevent_self_review"`
+	WaitTimer         int  `json:"wait_timer"` // minutes
 }
 
 // BranchReview merges every rule in force on the default branch: its

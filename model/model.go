@@ -556,6 +556,10 @@ type Job struct {
 	SelfHosted  bool         `json:"self_hosted"`
 	Ephemeral   bool         `json:"ephemeral"`             // label says ephemeral / jit
 	Permissions *Permissions `json:"permissions,omitempty"` // nil = inherits workflow / repo default
+	// Environment is the environment the job deploys to (its name as
+	// written; an expression is kept as such): its protection rules
+	// (required reviewers) gate each run and its secrets.
+	Environment *Str `json:"environment,omitempty"`
 	// EffectiveWrite lists scopes the job's token can write, resolved from job,
 	// workflow and the default (unset everywhere = unknown, "default").
 	EffectiveWrite []string    `json:"effective_write"`

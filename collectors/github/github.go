@@ -484,6 +484,52 @@ func (r *reader) copilot(ctx context.Context) *model.CopilotEnvironment {
 	return env
 }
 
+// Environments reads the protection rules of the named environments (the
+// ones the scan's agent jobs deploy to): required reviewers gate each run
+// of such a job, and its secrets, on a person's approval. An environment
+// GitHub does not have (404) is created on the job's first run, with no
+// rules. One the token cannot read is an errors[] entry and missing.
+func Environments(ctx context.Context, opt Options, names []string) (map[string]model.EnvironmentRules, []model.Error) {
+	c, err := newClient(opt)
+	if err != nil {
+		return nil, []model.Error{{File: "github/" + opt.Owner + "/" + opt.Repo, Line: 1, Kind: KindReview, Message: "github: environments not read: " + why(err)}}
+	}
+	r := &reader{c: c, owner: opt.Owner, rep: opt.Repo, loc: model.Loc{File: "github/" + opt.Owner + "/" + opt.Repo, Line: 1}}
+	out := map[string]model.EnvironmentRules{}
+	for _, name := range names {
+		if ctx.Err() != nil {
+			break
+		}
+		e, _, err := r.c.Repositories.GetEnvironment(ctx, r.owner, r.rep, name)
+		if status(err) == 404 {
+			out[name] = model.EnvironmentRules{}
+			continue
+		}
+		if err == nil && e == nil {
+			err = errNull
+		}
+		if err != nil {
+			r.unread(KindReview, fmt.Sprintf("environment %q", name), "Environments: read (Actions: read)", err)
+			continue
+		}
+		var rules model.EnvironmentRules
+		for _, p := range e.ProtectionRules {
+			if p == nil {
+				continue
+			}
+			switch p.GetType() {
+			case "required_reviewers":
+				rules.RequiredReviewers += len(p.Reviewers)
+				rules.PreventSelfReview = rules.PreventSelfReview || p.GetPreventSelfReview()
+			case "wait_timer":
+				rules.WaitTimer = p.GetWaitTimer()
+			}
+		}
+		out[name] = rules
+	}
+	return out, r.errs
+}
+
 // fetchFiles writes the default branch's configuration files (those match
 // accepts) under dir, as a shallow checkout would: the tree in one request,
 // each file as a raw blob.

@@ -42,6 +42,14 @@ func (c *collector) job(id, body *yaml.Node, wfPerms *model.Permissions, copilot
 	j.Env = append(j.Env, c.wfEnvVars...)
 	j.Env = append(j.Env, c.env(jobEnv, ctx)...)
 	j.Container = c.container(body)
+	// environment: NAME, or {name: NAME, url: …}
+	env := get(body, "environment")
+	if env != nil && env.Kind == yaml.MappingNode {
+		env = get(env, "name")
+	}
+	if env != nil && env.Kind == yaml.ScalarNode && strings.TrimSpace(env.Value) != "" {
+		j.Environment = &model.Str{Value: strings.TrimSpace(env.Value), Loc: c.loc(env.Line)}
+	}
 	var pending []pendingAgent
 
 	// A job that calls a reusable workflow of an agent (OpenHands' resolver).

@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -302,5 +303,26 @@ func TestWorkflowEnvSecretReportedOnce(t *testing.T) {
 	}
 	if jobs := doc.Workflows[0].Jobs; !jobs[0].RunsAgent || jobs[1].RunsAgent {
 		t.Errorf("runs_agent = %v %v, want true false", jobs[0].RunsAgent, jobs[1].RunsAgent)
+	}
+}
+
+// TestJobEnvironment: a job's environment, written as a name or as a
+// mapping with one, is kept as written.
+func TestJobEnvironment(t *testing.T) {
+	src := "on: pull_request_target\njobs:\n  a:\n    environment: review\n    steps:\n      - uses: anthropics/claude-code-action@v1\n  b:\n    environment:\n      name: ${{ inputs.env }}\n      url: https://x\n    steps:\n      - run: echo\n  c:\n    steps:\n      - run: echo\n"
+	var doc model.Document
+	if err := New().Collect(context.Background(), ".github/workflows/a.yml", []byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, j := range doc.Workflows[0].Jobs {
+		if j.Environment == nil {
+			got = append(got, j.ID+":-")
+		} else {
+			got = append(got, fmt.Sprintf("%s:%s@%d", j.ID, j.Environment.Value, j.Environment.Line))
+		}
+	}
+	if diff := cmp.Diff([]string{"a:review@4", "b:${{ inputs.env }}@9", "c:-"}, got); diff != "" {
+		t.Errorf("environments (-want +got):\n%s", diff)
 	}
 }

@@ -206,3 +206,52 @@ func TestScanGitHub(t *testing.T) {
 	}
 	t.Logf("requests per repository: %v", s.Requests)
 }
+
+// TestScanGitHubEnvironments: an agent on pull_request_target whose job
+// deploys to an environment with required reviewers waits for a person's
+// approval of each run: not reported. The same environment without
+// reviewers, or one the token cannot read (an errors[] entry naming the
+// permission), still is.
+func TestScanGitHubEnvironments(t *testing.T) {
+	const wf = `on: pull_request_target
+permissions:
+  contents: read
+jobs:
+  review:
+    runs-on: ubuntu-latest
+    environment: fork-review
+    steps:
+      - uses: anthropics/claude-code-action@v1
+        with:
+          anthropic_api_key: ${{ secrets.ANTHROPIC_API_KEY }}
+`
+	files := map[string]string{".github/workflows/review.yml": wf}
+	env := func(body string) *ghtest.Repo {
+		return &ghtest.Repo{Files: files, RulePages: []string{`[]`}, Environments: map[string]string{"fork-review": body}}
+	}
+	s := ghtest.New(t, ghToken, map[string]*ghtest.Repo{
+		"o/gated": env(`{"id": 1, "name": "fork-review", "protection_rules": [
+			{"id": 2, "type": "required_reviewers", "prevent_self_review": true, "reviewers": [{"type": "Team", "reviewer": {"id": 9, "slug": "maintainers"}}]}]}`),
+		"o/open":   env(`{"id": 1, "name": "fork-review", "protection_rules": [{"id": 3, "type": "wait_timer", "wait_timer": 5}]}`),
+		"o/unread": env(""),
+		"o/absent": {Files: files, RulePages: []string{`[]`}, Environments: map[string]string{}},
+	})
+	has := func(rep ghReport, id string) bool {
+		for _, f := range rep.Findings {
+			if f.RuleID == id {
+				return true
+			}
+		}
+		return false
+	}
+	const prt = "workflow-agent-on-pull-request-target"
+	for repo, want := range map[string]bool{"o/gated": false, "o/open": true, "o/unread": true, "o/absent": true} {
+		rep, _, all := scanGitHub(t, s, "--github", repo)
+		if has(rep, prt) != want {
+			t.Errorf("%s: %s reported %v, want %v\n%s", repo, prt, has(rep, prt), want, all)
+		}
+		if repo == "o/unread" && !strings.Contains(all, `environment \"fork-review\" not read`) && !strings.Contains(all, `environment "fork-review" not read`) {
+			t.Errorf("%s: no errors[] entry for the unread environment\n%s", repo, all)
+		}
+	}
+}

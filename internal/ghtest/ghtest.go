@@ -42,6 +42,9 @@ type Repo struct {
 	// CopilotVariables, when not nil, makes a copilot environment with these
 	// variables (name → value).
 	CopilotVariables map[string]string
+	// Environments are other environments, by name: the body GET
+	// environments/NAME answers ("" answers 403); others are 404.
+	Environments map[string]string
 	// Files are the default branch's files (path → content).
 	Files map[string]string
 }
@@ -217,6 +220,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeJSON(w, 200, `{"id": 7, "name": "copilot", "protection_rules": []}`)
+	case strings.HasPrefix(rest, "environments/") && !strings.Contains(strings.TrimPrefix(rest, "environments/"), "/") && repo.Environments != nil:
+		body, ok := repo.Environments[strings.TrimPrefix(rest, "environments/")]
+		switch {
+		case !ok:
+			notFound(w, "Not Found")
+		case body == "":
+			writeJSON(w, 403, `{"message": "Resource not accessible by integration"}`)
+		default:
+			writeJSON(w, 200, body)
+		}
 	case rest == "environments/copilot/variables":
 		var vs []map[string]string
 		for k, v := range repo.CopilotVariables {

@@ -87,3 +87,15 @@ else := j
 runs_on_text(j) := sprintf(" (%s)", [j.runs_on.value]) if is_string(j.runs_on.value)
 
 else := ""
+
+# approval_gated(j): the job deploys to an environment whose protection
+# rules make a person approve each run before it starts (read from GitHub
+# with scan --github); a fork's pull request then waits for a maintainer
+# who has seen it. Unknown (not read, or a name from an expression) is not
+# gated.
+approval_gated(j) if {
+	name := j.environment.value
+	is_string(name)
+	not contains(name, "${{")
+	input.repository.environments[name].required_reviewers > 0
+}

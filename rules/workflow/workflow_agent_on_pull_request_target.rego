@@ -9,10 +9,14 @@
 #   injection in the pull request can push code, change settings or send the
 #   secrets away. A workflow whose every agent job admits only this
 #   repository's pull requests (its if: tests that the head repository is
-#   this one, the Security Lab's advice) is not reported.
+#   this one, the Security Lab's advice), or deploys to an environment whose
+#   required reviewers approve each run (read with scan --github), is not
+#   reported.
 # related_resources:
 #   - ref: https://securitylab.github.com/resources/github-actions-preventing-pwn-requests/
 #     description: GitHub Security Lab — Preventing pwn requests
+#   - ref: https://docs.github.com/en/actions/managing-workflow-runs-and-deployments/managing-deployments/managing-environments-for-deployment#required-reviewers
+#     description: GitHub — environments' required reviewers
 #   - ref: https://docs.github.com/en/actions/writing-workflows/choosing-when-your-workflow-runs/events-that-trigger-workflows#pull_request_target
 #     description: GitHub — pull_request_target runs with the base repository's token and secrets
 #   - ref: https://github.com/anthropics/claude-code-action/blob/main/docs/security.md
@@ -36,12 +40,18 @@ deny contains f if {
 }
 
 # Every job that runs an agent admits only this repository's pull requests
-# (its if: tests that the head repository is this one): a fork's pull
-# request never reaches the agent.
+# (its if: tests that the head repository is this one), or waits for a
+# person's approval of each run (an environment with required reviewers,
+# read from GitHub): a fork's pull request never reaches the agent
+# unseen.
 _forks_kept_out(w) if {
 	agent_jobs := [j | some j in workflow.jobs(w); workflow.agent_job(w, j)]
 	count(agent_jobs) > 0
 	every j in agent_jobs {
-		object.get(j, "same_repo_only", false) == true
+		_kept_out(j)
 	}
 }
+
+_kept_out(j) if object.get(j, "same_repo_only", false) == true
+
+_kept_out(j) if workflow.approval_gated(j)

@@ -72,3 +72,17 @@ test_forks_kept_out_quiet if {
 		{"id": "review", "file": wf, "line": 20, "runs_agent": true},
 	])
 }
+
+# An agent job deploying to an environment with required reviewers (read
+# from GitHub) waits for a person's approval: quiet. No reviewers, an
+# environment not read, or a name from an expression: still fires.
+test_approval_gated_quiet if {
+	job := {"id": "review", "file": wf, "line": 10, "runs_agent": true, "environment": {"value": "fork-review", "file": wf, "line": 12}}
+	gated := object.union(prt([job]), {"repository": {"environments": {"fork-review": {"required_reviewers": 2, "prevent_self_review": true, "wait_timer": 0}}}})
+	count(workflow_agent_on_pull_request_target.deny) == 0 with input as gated
+	open := object.union(prt([job]), {"repository": {"environments": {"fork-review": {"required_reviewers": 0, "prevent_self_review": false, "wait_timer": 30}}}})
+	count(workflow_agent_on_pull_request_target.deny) == 1 with input as open
+	count(workflow_agent_on_pull_request_target.deny) == 1 with input as prt([job])
+	expr := object.union(prt([object.union(job, {"environment": {"value": "${{ inputs.env }}", "file": wf, "line": 12}})]), {"repository": {"environments": {"${{ inputs.env }}": {"required_reviewers": 1}}}})
+	count(workflow_agent_on_pull_request_target.deny) == 1 with input as expr
+}

@@ -11,6 +11,8 @@
 #   request's head. A checkout of head_branch alone fetches the base
 #   repository's branch of that name, not the fork's code, and is not
 #   reported.
+#   A job that deploys to an environment whose required reviewers approve
+#   each run (read with scan --github) is not reported.
 # related_resources:
 #   - ref: https://securitylab.github.com/resources/github-actions-preventing-pwn-requests/
 #     description: GitHub Security Lab — Preventing pwn requests (workflow_run)
@@ -33,6 +35,7 @@ deny contains f if {
 	is_object(w.workflow_run)
 	some j in workflow.jobs(w)
 	workflow.agent_job(w, j)
+	not workflow.approval_gated(j)
 	some c in object.get(j, "checkouts", [])
 	what := _head(c)
 	f := sa.finding(rego.metadata.chain(), c, sprintf("%s runs on workflow_run and checks out the triggering pull request's head (%s) for the agent: a fork's code reaches an agent holding the base repository's token and secrets", [workflow.job_label(w, j), what]))

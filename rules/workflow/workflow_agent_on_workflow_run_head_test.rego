@@ -53,3 +53,12 @@ test_other_trigger_quiet if {
 test_empty_input_quiet if {
 	count(workflow_agent_on_workflow_run_head.deny) == 0 with input as {}
 }
+
+# the agent job waits for a required reviewer's approval: quiet
+test_approval_gated_quiet if {
+	d := doc(co({"ref": "${{ github.event.workflow_run.head_sha }}"}), true)
+	job := object.union(d.workflows[0].jobs[0], {"environment": {"value": "ci-fix", "file": wf, "line": 11}})
+	gated := {"workflows": [object.union(d.workflows[0], {"jobs": [job]})], "repository": {"environments": {"ci-fix": {"required_reviewers": 1}}}}
+	count(workflow_agent_on_workflow_run_head.deny) == 0 with input as gated
+	count(workflow_agent_on_workflow_run_head.deny) == 1 with input as {"workflows": gated.workflows}
+}
