@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Markdown writes a summary for pull-request comments and
@@ -34,7 +36,7 @@ func (m Markdown) Write(w io.Writer, r *Report) error {
 				fmt.Fprintf(ew, "\n<details><summary>Which workloads were judged as the agent's sandbox</summary>\n\n| Role | Judged | Workload | Why |\n|---|---|---|---|\n")
 				shown := r.Workloads[:min(len(r.Workloads), workloadRows)]
 				for _, w := range shown {
-					fmt.Fprintf(ew, "| %s | %s | %s `%s:%d` | %s |\n", w.Role, yesNo(w.Judged), MarkdownEscape(workloadName(w)), w.File, w.Line, MarkdownEscape(w.Reason))
+					fmt.Fprintf(ew, "| %s | %s | %s `%s:%d` | %s |\n", w.Role, yesNo(w.Judged), MarkdownEscape(workloadName(w)), MarkdownCode(w.File), w.Line, MarkdownEscape(w.Reason))
 				}
 				if more := len(r.Workloads) - len(shown); more > 0 {
 					fmt.Fprintf(ew, "\n… and %d more in the JSON report.\n", more)
@@ -61,7 +63,7 @@ func (m Markdown) Write(w io.Writer, r *Report) error {
 		fmt.Fprintf(ew, "| Severity | Property | Rule | Location | Message |\n|---|---|---|---|---|\n")
 		shown, more := limit(act, o.Limit)
 		for _, f := range shown {
-			fmt.Fprintf(ew, "| %s | %s | `%s` | `%s:%d` | %s |\n", f.Severity, f.Property, f.RuleID, f.File, f.Line, MarkdownEscape(f.Message))
+			fmt.Fprintf(ew, "| %s | %s | `%s` | `%s:%d` | %s |\n", f.Severity, f.Property, f.RuleID, MarkdownCode(f.File), f.Line, MarkdownEscape(f.Message))
 		}
 		if more > 0 {
 			fmt.Fprintf(ew, "\n… and %d more finding(s) in the full report.\n", more)
@@ -71,7 +73,7 @@ func (m Markdown) Write(w io.Writer, r *Report) error {
 		fmt.Fprintf(ew, "\n<details><summary>%d note(s) on workloads that are not the agent's sandbox</summary>\n\n", len(nts))
 		shown, more := limit(nts, o.Limit)
 		for _, f := range shown {
-			fmt.Fprintf(ew, "- `%s` `%s:%d` — %s\n", f.RuleID, f.File, f.Line, MarkdownEscape(f.Message))
+			fmt.Fprintf(ew, "- `%s` `%s:%d` — %s\n", f.RuleID, MarkdownCode(f.File), f.Line, MarkdownEscape(f.Message))
 		}
 		if more > 0 {
 			fmt.Fprintf(ew, "- … and %d more\n", more)
@@ -82,7 +84,7 @@ func (m Markdown) Write(w io.Writer, r *Report) error {
 		fmt.Fprintf(ew, "\n<details><summary>%d waived or baselined</summary>\n\n", len(sup))
 		shown, more := limit(sup, o.Limit)
 		for _, f := range shown {
-			fmt.Fprintf(ew, "- `%s` `%s:%d` — %s: %s\n", f.RuleID, f.File, f.Line, f.Suppression.Kind, MarkdownEscape(f.Suppression.Reason))
+			fmt.Fprintf(ew, "- `%s` `%s:%d` — %s: %s\n", f.RuleID, MarkdownCode(f.File), f.Line, f.Suppression.Kind, MarkdownEscape(f.Suppression.Reason))
 		}
 		if more > 0 {
 			fmt.Fprintf(ew, "- … and %d more\n", more)
@@ -95,14 +97,74 @@ func (m Markdown) Write(w io.Writer, r *Report) error {
 	if len(r.Errors) > 0 {
 		fmt.Fprintf(ew, "\n### Not audited (%d)\n\n", len(r.Errors))
 		for _, e := range r.Errors {
-			fmt.Fprintf(ew, "- `%s`: %s%s\n", e.File, MarkdownEscape(e.Message), leaves(e.Properties))
+			fmt.Fprintf(ew, "- `%s`: %s%s\n", MarkdownCode(e.File), MarkdownEscape(e.Message), leaves(e.Properties))
 		}
 	}
 	return ew.err
 }
 
-// MarkdownEscape keeps a value from breaking the Markdown around it (table
-// pipes, line breaks, HTML).
+// MarkdownEscape makes a value text wherever it lands (a table cell, a list
+// item): the values quote what was scanned, which a pull request or a
+// sandbox writes. A line break of any kind (a bare \r starts a CommonMark
+// line too) or another control character becomes a space, so no value
+// starts a heading or a list; every character that opens a link, an image,
+// emphasis, strikethrough, math, code, HTML or a table cell is escaped.
+// GitHub finds @mentions in the rendered text, where a backslash is gone:
+// a zero-width space follows each @ instead.
 func MarkdownEscape(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;").Replace(s)
+	var b strings.Builder
+	for _, r := range Printable(s) {
+		switch {
+		case r == '<':
+			b.WriteString("&lt;")
+		case r == '>':
+			b.WriteString("&gt;")
+		case r == '@':
+			b.WriteString("@\u200b")
+		case strings.ContainsRune("[]()!*_~$#|\\`", r):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// MarkdownCode is a value to put between single backticks (a file name):
+// no backtick to close the span early, no line break, no pipe to end a
+// table cell (GFM reads \| inside a span in a table as one).
+func MarkdownCode(s string) string {
+	return strings.NewReplacer("`", "'", "|", `\|`).Replace(Printable(s))
+}
+
+// Printable is a value as a terminal may show it: every control character
+// (C0 and line breaks, DEL, C1, so no escape sequence starts) and every
+// bidirectional override becomes a space, and bytes that are not UTF-8
+// become U+FFFD (a lone 0x9b is CSI to some terminals).
+func Printable(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || hidden(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if hidden(r) {
+			r = ' '
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// hidden: a character that moves the cursor, starts a sequence or reorders
+// the text around it rather than showing itself.
+func hidden(r rune) bool {
+	return unicode.IsControl(r) || r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069'
 }

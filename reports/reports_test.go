@@ -235,7 +235,11 @@ func TestSkippedLine(t *testing.T) {
 		if err := w.Write(&buf, sample()); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(buf.String(), "13 Kubernetes objects not read as workloads: Service ×12, VirtualMachine ×1 (no pod spec found)") {
+		line := "13 Kubernetes objects not read as workloads: Service ×12, VirtualMachine ×1 (no pod spec found)"
+		if _, md := w.(Markdown); md {
+			line = MarkdownEscape(line) // a kind is the scanned file's: escaped
+		}
+		if !strings.Contains(buf.String(), line) {
 			t.Errorf("%T output lacks the skipped line:\n%s", w, buf.String())
 		}
 	}

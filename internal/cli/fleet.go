@@ -109,8 +109,13 @@ is complete once every target is stored. A run that was interrupted or killed is
 by --resume (the newest incomplete run) or by the same --run-name: only the targets it
 lacks are audited.
 
-Exit status: 0 every target stored, 2 the run could not start, was interrupted, or a
-target could not be audited (its error is in the store and in fleet report).`,
+Exit status, as scan's for each target:
+  0  every target stored, each audited whole (a failed gate is no exit status here:
+     fleet report --fail-on-regression gates on what got worse)
+  2  the run could not start or was interrupted; a target could not be audited (its
+     error is in the store and in fleet report); or a target's policy is strict
+     (strict: true) and its audit could not read everything (its gate is incomplete:
+     scan exits 2 on it; fleet report lists what was not read)`,
 		Example: `  sandbox-audit fleet scan --inventory fleet.yaml --store history.db
   sandbox-audit fleet report --store history.db --fail-on-regression
   SANDBOX_AUDIT_STORE=postgres://audit@db/fleet sandbox-audit fleet scan --inventory fleet.yaml --run-name nightly-2026-12-02 --shard 2/7`,
@@ -187,6 +192,9 @@ target could not be audited (its error is in the store and in fleet report).`,
 			if sum.Failed > 0 {
 				fmt.Fprintf(out, ", %d could not be audited (see fleet report)", sum.Failed)
 			}
+			if sum.Incomplete > 0 {
+				fmt.Fprintf(out, ", %d not read whole under strict (see fleet report)", sum.Incomplete)
+			}
 			switch {
 			case !sum.RunComplete && sn > 1:
 				fmt.Fprint(out, "; the run awaits its other shards")
@@ -196,6 +204,9 @@ target could not be audited (its error is in the store and in fleet report).`,
 			fmt.Fprintln(out)
 			if sum.Failed > 0 {
 				return fmt.Errorf("%d of %d targets could not be audited", sum.Failed, sum.Targets)
+			}
+			if sum.Incomplete > 0 {
+				return fmt.Errorf("strict: %d of %d targets could not be audited whole", sum.Incomplete, sum.Targets)
 			}
 			return nil
 		},
@@ -222,11 +233,16 @@ func newFleetIngestCmd() *cobra.Command {
 		Long: `Store the JSON reports that sandboxes produced of themselves (sandbox-audit scan --live
 -f json, run inside each) as one fleet run: one target per file, named by the file name
 without .json. A file that is not such a report is stored with its error and the others go
-on. The results are marked as ingested: a sandbox's report of itself is only as
-trustworthy as the sandbox, since an agent that controls it can write its own.
+on. The results are marked as ingested, and shown as self-reported: a sandbox's report of
+itself is only as trustworthy as the sandbox, since an agent that controls it can write
+its own. So its verdict is not taken as written: it is the one the scoring policy gives
+its properties and findings, and at best unknown when it lists inputs it could not read
+(errors[]) or its gate is incomplete. A result now self-reported where the run compared
+with audited it is worse in fleet report: a sandbox's word never clears an audit's alarm.
 
-Exit status: 0 every file stored as a report, 2 a file is not one (its error is in the
-store and in fleet report) or the store cannot be written.`,
+Exit status: 0 every file stored as a report, each read whole; 2 a file is not one (its
+error is in the store and in fleet report), a report's strict gate is incomplete (as scan
+exits 2 on it), or the store cannot be written.`,
 		Example: `  # inside each sandbox
   sandbox-audit scan --live -f json -o /reports/$(hostname).json
   # then, where the reports were collected
@@ -250,10 +266,18 @@ store and in fleet report) or the store cannot be written.`,
 				fmt.Fprintf(cmd.OutOrStdout(), " (%d already stored)", sum.Skipped)
 			}
 			if sum.Failed > 0 {
-				fmt.Fprintf(cmd.OutOrStdout(), ", %d are not reports (see fleet report)\n", sum.Failed)
-				return fmt.Errorf("%d of %d files are not sandbox-audit JSON reports", sum.Failed, sum.Targets)
+				fmt.Fprintf(cmd.OutOrStdout(), ", %d are not reports (see fleet report)", sum.Failed)
+			}
+			if sum.Incomplete > 0 {
+				fmt.Fprintf(cmd.OutOrStdout(), ", %d not read whole under strict (see fleet report)", sum.Incomplete)
 			}
 			fmt.Fprintln(cmd.OutOrStdout())
+			if sum.Failed > 0 {
+				return fmt.Errorf("%d of %d files are not sandbox-audit JSON reports", sum.Failed, sum.Targets)
+			}
+			if sum.Incomplete > 0 {
+				return fmt.Errorf("strict: %d of %d reports say their audit could not read everything", sum.Incomplete, sum.Targets)
+			}
 			return nil
 		},
 	}
@@ -275,8 +299,15 @@ ID) each target's new and fixed findings and verdict changes. -f html writes one
 self-contained page (inline CSS and SVG charts of the verdicts and of each property's pass
 rate over the last 14 runs; no JavaScript): fleet report -f html > fleet.html
 
-Exit status: 0, 1 with --fail-on-regression when a target got worse (a new finding, a
-worse verdict, a target that now fails to audit), 2 when the store or run cannot be read.`,
+Results a sandbox wrote of itself (fleet ingest) are marked self-reported wherever a
+verdict is shown; a change between an audited and a self-reported result is marked, and
+none of its findings counts as fixed. Targets whose audit could not read everything are
+listed with what was not read (-f json: every entry).
+
+Exit status: 0; 1 with --fail-on-regression when a target got worse (a new finding, a
+worse verdict, a target now missing from the run or failing to audit, a strict target
+whose gate is now incomplete, a result now self-reported where it was audited); 2 when the
+store or run cannot be read.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			write := map[string]func(*fleet.Report, io.Writer) error{
@@ -287,9 +318,12 @@ worse verdict, a target that now fails to audit), 2 when the store or run cannot
 			if write == nil {
 				return usageError("--format must be table, json, markdown, html or sarif")
 			}
+			if err := fleet.CheckStore(store); err != nil {
+				return usageError("%v", err)
+			}
 			if !strings.Contains(store, "://") || strings.HasPrefix(store, "sqlite://") {
 				if _, err := os.Stat(strings.TrimPrefix(store, "sqlite://")); err != nil {
-					return usageError("no store at %s (run fleet scan first)", store)
+					return usageError("no store at %s (run fleet scan first)", fleet.RedactStore(store))
 				}
 			}
 			ctx := cmd.Context()

@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
+	"github.com/sandbox-audit/sandbox-audit/policies"
 	"github.com/sandbox-audit/sandbox-audit/reports"
 	"github.com/sandbox-audit/sandbox-audit/rules"
 )
@@ -21,9 +23,10 @@ import (
 const maxReportSize = 32 << 20
 
 // IngestID names an ingested report's target: its file name without .json
-// (a sandbox writes sandbox-7.json; a run lists sandbox-7).
+// (a sandbox writes sandbox-7.json; a run lists sandbox-7), redacted: the
+// name is the sandbox's choice, printed in every report.
 func IngestID(file string) string {
-	return strings.TrimSuffix(filepath.Base(file), ".json")
+	return secrets.Redact(strings.TrimSuffix(filepath.Base(file), ".json"))
 }
 
 // Ingest stores JSON reports that sandboxes produced of themselves (scan
@@ -46,9 +49,13 @@ func Ingest(ctx context.Context, files []string, st *Store, opt Options) (Summar
 	for i, f := range files {
 		ids[i] = IngestID(f)
 		if other, dup := seen[ids[i]]; dup {
-			return sum, fmt.Errorf("%w: %s and %s both name target %s", ErrInventory, other, f, ids[i])
+			return sum, fmt.Errorf("%w: %s and %s both name target %s", ErrInventory, secrets.Redact(other), secrets.Redact(f), ids[i])
 		}
 		seen[ids[i]] = f
+	}
+	sc, err := policies.NewScorer(ctx)
+	if err != nil {
+		return sum, err
 	}
 	run, stored, _, err := st.OpenRun(ctx, opt.Run, opt.Now(), ids)
 	if err != nil {
@@ -65,12 +72,18 @@ func Ingest(ctx context.Context, files []string, st *Store, opt Options) (Summar
 			continue
 		}
 		rep, rerr := readReport(ctx, f)
+		if rerr == nil {
+			rerr = rescore(ctx, sc, rep)
+		}
 		if err := st.saveResult(ctx, run, ids[i], "", sourceIngest, rep, rerr, 0); err != nil {
 			return sum, fmt.Errorf("store target %s: %w", ids[i], err)
 		}
 		sum.Stored++
-		if rerr != nil {
+		switch {
+		case rerr != nil:
 			sum.Failed++
+		case rep.Gate.Incomplete:
+			sum.Incomplete++
 		}
 		if opt.Progress != nil {
 			opt.Progress(sum.Stored, len(files), Target{ID: ids[i], Path: f}, rerr)
@@ -87,18 +100,38 @@ func Ingest(ctx context.Context, files []string, st *Store, opt Options) (Summar
 // knownStatuses are the statuses a property can have.
 var knownStatuses = map[string]bool{"pass": true, "fail": true, "unknown": true}
 
-// readReport reads and checks one report; an error says what is wrong
-// without quoting the file.
+// knownCategories are the categories a finding can have: a rule's
+// (rules.Meta: posture or dependencies) or a note's (platform, rules/lib).
+var knownCategories = map[string]bool{"posture": true, "dependencies": true, "platform": true}
+
+// fingerprintForm is policies.Fingerprint's: 8 bytes of SHA-256 in
+// lowercase hex, -N for the Nth alike in one file. Nothing else is one,
+// so a report cannot store any other text as a fingerprint.
+var fingerprintForm = regexp.MustCompile(`^[0-9a-f]{16}(-[0-9]{1,6})?$`)
+
+// fieldPath is a path of the report's own field names; a path through a
+// map holds the sandbox's keys, and is not quoted.
+var fieldPath = regexp.MustCompile(`^[a-z_]{1,40}(\.[a-z_]{1,40}){0,5}$`)
+
+// kindForm is an errors[] kind's (a collector: workflows, live:network).
+var kindForm = regexp.MustCompile(`^[a-z0-9:-]{0,40}$`)
+
+// readReport reads and checks one report; an error names the file
+// (redacted, as its target's name is) and says what is wrong without
+// quoting the file.
 func readReport(ctx context.Context, file string) (*reports.Report, error) {
+	name := secrets.Redact(filepath.Base(file))
 	b, err := collectors.ReadFile(ctx, file, maxReportSize)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %s", filepath.Base(file), collectors.Reason(err))
+		return nil, fmt.Errorf("cannot read %s: %s", name, collectors.Reason(err))
 	}
-	return parseReport(file, b)
+	return parseReport(name, b)
 }
 
-// parseReport decodes and checks one report.
-func parseReport(file string, b []byte) (*reports.Report, error) {
+// parseReport decodes and checks one report (name: its redacted file
+// name). An error names the field that is wrong, never its value: the
+// value is the sandbox's, and the error is stored and printed.
+func parseReport(name string, b []byte) (*reports.Report, error) {
 	rep := &reports.Report{}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(rep); err != nil {
@@ -106,40 +139,105 @@ func parseReport(file string, b []byte) (*reports.Report, error) {
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &se):
-			return nil, fmt.Errorf("%s is not JSON (offset %d)", filepath.Base(file), se.Offset)
+			return nil, fmt.Errorf("%s is not JSON (offset %d)", name, se.Offset)
+		case errors.As(err, &te) && fieldPath.MatchString(te.Field):
+			return nil, fmt.Errorf("%s: field %s has the wrong type", name, te.Field)
 		case errors.As(err, &te):
-			return nil, fmt.Errorf("%s: field %s has the wrong type", filepath.Base(file), te.Field)
+			return nil, fmt.Errorf("%s: a field has the wrong type", name)
 		}
-		return nil, fmt.Errorf("%s is not a sandbox-audit JSON report", filepath.Base(file))
+		return nil, fmt.Errorf("%s is not a sandbox-audit JSON report", name)
 	}
 	if rep.Tool.Name != "sandbox-audit" {
-		return nil, fmt.Errorf("%s is not a sandbox-audit JSON report (scan -f json)", filepath.Base(file))
+		return nil, fmt.Errorf("%s is not a sandbox-audit JSON report (scan -f json)", name)
 	}
 	if _, known := verdictRank[rep.Verdict]; !known {
-		return nil, fmt.Errorf("%s: verdict %q is not one this release knows", filepath.Base(file), clip(rep.Verdict))
+		return nil, fmt.Errorf("%s: the verdict is not one this release knows", name)
 	}
 	for _, p := range rep.Properties.Each() {
 		if !knownStatuses[p.Status] || p.Score < 0 || p.Score > 100 {
-			return nil, fmt.Errorf("%s: property %s has status %q, score %d", filepath.Base(file), p.Key, clip(p.Status), p.Score)
+			return nil, fmt.Errorf("%s: property %s has a status or score this release does not know", name, p.Key)
 		}
 	}
 	fps := map[string]bool{}
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
-		if !slices.Contains(rules.Severities, f.Severity) || f.Fingerprint == "" || fps[f.Fingerprint] ||
-			!slices.Contains(rules.Properties, f.Property) || !rules.ValidID(f.RuleID) {
-			return nil, fmt.Errorf("%s: finding %d has no fingerprint, a repeated one, an unknown severity or property, or a rule id that is none", filepath.Base(file), i+1)
+		bad := ""
+		switch {
+		case !fingerprintForm.MatchString(f.Fingerprint):
+			bad = "no fingerprint of the form sandbox-audit gives"
+		case fps[f.Fingerprint]:
+			bad = "a repeated fingerprint"
+		case !slices.Contains(rules.Severities, f.Severity):
+			bad = "an unknown severity"
+		case !slices.Contains(rules.Properties, f.Property):
+			bad = "an unknown property"
+		case !knownCategories[f.Category]:
+			bad = "an unknown category"
+		case !rules.ValidID(f.RuleID) || secrets.Redact(f.RuleID) != f.RuleID:
+			bad = "a rule_id that is none"
+		}
+		if bad != "" {
+			return nil, fmt.Errorf("%s: finding %d has %s", name, i+1, bad)
 		}
 		fps[f.Fingerprint] = true
 		f.Message = secrets.Redact(f.Message)
 		f.File = secrets.Redact(f.File)
 	}
+	for i := range rep.Errors {
+		e := &rep.Errors[i]
+		if !kindForm.MatchString(e.Kind) || secrets.Redact(e.Kind) != e.Kind {
+			return nil, fmt.Errorf("%s: errors entry %d has a kind this release does not know", name, i+1)
+		}
+		e.Message = secrets.Redact(e.Message)
+		e.File = secrets.Redact(e.File)
+	}
 	return rep, nil
 }
 
-func clip(s string) string {
-	if len(s) > 20 {
-		return s[:20] + "…"
+// evidence is, per property, the live check policies/coverage.rego takes
+// as evidence for it.
+var evidence = map[string]string{"disposable": "isolation", "network": "network", "credentials": "credentials", "review": "git"}
+
+// rescore gives an ingested report the statuses and the verdict the
+// scoring policy (policies/score.rego, the one definition of a verdict)
+// gives what it says, rather than the verdict it writes: a sandbox can
+// write "boundary" above a failing property. The policy cannot see the
+// sandbox's evidence again, so the report's statuses stand in for it: a
+// property it calls unknown has no evidence, one it calls failed a minimum
+// score none reaches; its findings fail the properties they fail, and its
+// errors[] leave unknown the properties they leave unknown. Should the
+// policy come to want more evidence, a property is unknown, never passed.
+// A report that lists what it did not read (errors[], an incomplete gate)
+// is at best unknown: what was not read never passes.
+func rescore(ctx context.Context, sc *policies.Scorer, rep *reports.Report) error {
+	live := map[string]bool{}
+	minScore := map[string]int{}
+	for _, p := range rep.Properties.Each() {
+		if p.Status != "unknown" {
+			live[evidence[p.Key]] = true
+		}
+		if p.Status == "fail" {
+			minScore[p.Key] = 101
+		}
 	}
-	return s
+	unread := make([]policies.Unread, 0, len(rep.Errors))
+	for _, e := range rep.Errors {
+		unread = append(unread, policies.Unread{Source: e.File, Kind: e.Kind, Partial: e.Partial, Error: true})
+	}
+	res, err := sc.Score(ctx, rep.Findings, nil, live, unread, policies.Settings{MinScore: minScore})
+	if err != nil {
+		return fmt.Errorf("scoring the report: %w", err)
+	}
+	for k, p := range map[string]*policies.Property{"disposable": &rep.Properties.Disposable, "network": &rep.Properties.Network,
+		"credentials": &rep.Properties.Credentials, "review": &rep.Properties.Review} {
+		p.Status = res.Properties[k].Status
+	}
+	rep.Verdict = res.Verdict
+	if (len(rep.Errors) > 0 || rep.Gate.Incomplete) && verdictRank[rep.Verdict] < verdictRank["unknown"] {
+		rep.Verdict = "unknown"
+	}
+	if _, known := verdictRank[rep.Verdict]; !known {
+		return errors.New("the scoring policy gave no verdict")
+	}
+	return nil
 }

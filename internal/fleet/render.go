@@ -1,11 +1,15 @@
 package fleet
 
 import (
+	"bytes"
+	"cmp"
 	_ "embed"
 	"fmt"
 	"html/template"
 	"io"
 	"strings"
+
+	"github.com/owenrumney/go-sarif/v2/sarif"
 
 	"github.com/sandbox-audit/sandbox-audit/model"
 	"github.com/sandbox-audit/sandbox-audit/reports"
@@ -51,6 +55,7 @@ type xLabel struct {
 type bar struct {
 	Verdict, Color                 string
 	Count, Y, TextY, Width, LabelX int
+	SelfReported                   int
 }
 
 type propRate struct{ Key, Title, Rate string }
@@ -72,6 +77,7 @@ type htmlData struct {
 	HistoryRows                       []historyRow
 	W, H, BarsH, Left, Right, XLabelY int
 	LegendX, LegendTextX              int
+	ShownEntries                      int
 }
 
 func rate(m map[string]int, p string) string {
@@ -85,7 +91,7 @@ func rate(m map[string]int, p string) string {
 // SVG charts (targets per verdict, pass rate per property over the last
 // runs), readable without JavaScript. Every value is escaped.
 func (r *Report) WriteHTML(w io.Writer) error {
-	d := htmlData{Report: r, W: 760, H: 260, Left: 44, Right: 600, LegendX: 616, LegendTextX: 634}
+	d := htmlData{Report: r, W: 760, H: 260, Left: 44, Right: 600, LegendX: 616, LegendTextX: 634, ShownEntries: shownEntries}
 	audited := 0
 	for v, n := range r.Verdicts {
 		if v != "error" {
@@ -106,7 +112,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	for _, v := range verdictOrder {
 		n := r.Verdicts[v]
 		y := len(d.Bars) * 26
-		b := bar{Verdict: v, Color: verdictColors[v], Count: n, Y: y + 4, TextY: y + 18, Width: n * 480 / most}
+		b := bar{Verdict: v, Color: verdictColors[v], Count: n, SelfReported: r.SelfReported[v], Y: y + 4, TextY: y + 18, Width: n * 480 / most}
 		b.LabelX = 110 + b.Width + 6
 		d.Bars = append(d.Bars, b)
 	}
@@ -159,10 +165,10 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "## sandbox-audit fleet run %d\n\n%s, %s: %d of %d targets stored\n\n", r.Run.ID, r.Run.Started, state, r.Run.Stored, r.Run.Targets)
-	b.WriteString("| Verdict | Targets |\n|---|---:|\n")
+	b.WriteString("| Verdict | Targets | Self-reported |\n|---|---:|---:|\n")
 	for _, v := range verdictOrder {
 		if r.Verdicts[v] > 0 {
-			fmt.Fprintf(&b, "| %s | %d |\n", v, r.Verdicts[v])
+			fmt.Fprintf(&b, "| %s | %d | %d |\n", v, r.Verdicts[v], r.SelfReported[v])
 		}
 	}
 	b.WriteString("\n| Property | Pass rate |\n|---|---:|\n")
@@ -170,9 +176,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintf(&b, "| %s | %s |\n", propertyTitles[p], rate(r.PassRate, p))
 	}
 	if len(r.Worst) > 0 {
-		b.WriteString("\n### Worst targets\n\n| Target | Verdict | Score (of 400) | Findings |\n|---|---|---:|---:|\n")
+		b.WriteString("\n### Worst targets\n\n| Target | Verdict | Score (of 400) | Findings | Not read |\n|---|---|---:|---:|---:|\n")
 		for _, l := range r.Worst {
-			fmt.Fprintf(&b, "| %s | %s | %d | %d |\n", mdCell(l.Label()), l.Verdict, l.Score, l.Findings)
+			fmt.Fprintf(&b, "| %s | %s | %d | %d | %d |\n", mdCell(l.Label()), l.Verdict, l.Score, l.Findings, l.NotRead)
 		}
 	}
 	if len(r.Rules) > 0 {
@@ -181,16 +187,32 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			fmt.Fprintf(&b, "| `%s` | %d |\n", mdCode(c.Rule), c.Targets)
 		}
 	}
+	if len(r.Unread) > 0 {
+		fmt.Fprintf(&b, "\n### Not read whole: %d target(s)\n\n", len(r.Unread))
+		for _, l := range r.Unread {
+			fmt.Fprintf(&b, "- %s: %s\n", mdCell(l.Label()), l.NotReadText())
+			for i, e := range l.Entries {
+				if i == shownEntries {
+					fmt.Fprintf(&b, "  - … and %d more (-f json lists them)\n", len(l.Entries)-i)
+					break
+				}
+				fmt.Fprintf(&b, "  - %s: %s\n", mdCell(e.File), mdCell(e.Message))
+			}
+		}
+	}
 	if r.Previous == nil {
 		b.WriteString("\nNo earlier run to compare with.\n")
 	} else {
 		fmt.Fprintf(&b, "\n### Since run %d: %d target(s) changed\n\n", r.Previous.ID, len(r.Changes))
 		for _, c := range r.Changes {
-			mark := "better"
+			mark := c.Mark()
 			if c.Worse {
 				mark = "**worse**"
 			}
-			fmt.Fprintf(&b, "- %s (%s): %s → %s, %d new, %d fixed\n", mdCell(c.Target), mark, c.VerdictWas, c.Verdict, len(c.New), len(c.Fixed))
+			if c.SourceChanged {
+				mark += ", " + mdCell(c.Switch())
+			}
+			fmt.Fprintf(&b, "- %s (%s): %s → %s, %d new, %d fixed\n", mdCell(c.Label()), mark, c.VerdictWas, c.Verdict, len(c.New), len(c.Fixed))
 			for _, f := range c.New {
 				fmt.Fprintf(&b, "  - new %s `%s` %s:%d %s\n", mdCell(f.Severity), mdCode(f.Rule), mdCell(f.File), f.Line, mdCell(f.Message))
 			}
@@ -202,7 +224,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if len(r.Errors) > 0 {
 		b.WriteString("\n### Targets that could not be audited\n\n")
 		for _, e := range r.Errors {
-			fmt.Fprintf(&b, "- %s: %s\n", mdCell(e.Target), mdCell(e.Error))
+			fmt.Fprintf(&b, "- %s: %s\n", mdCell(e.Label()), mdCell(e.Error))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -211,15 +233,17 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 
 func mdCell(s string) string { return reports.MarkdownEscape(s) }
 
-// mdCode is a value put between backticks: none inside.
-func mdCode(s string) string { return strings.ReplaceAll(mdCell(s), "`", "'") }
+// mdCode is a value put between backticks (a rule id).
+func mdCode(s string) string { return reports.MarkdownCode(s) }
 
 // WriteSARIF writes the run's findings as SARIF 2.1.0: one run per target
 // (category sandbox-audit/fleet/TARGET/), locations relative to the
 // target, each rule as the built-in rule set describes it. Findings waived
 // in a target, and platform notes, are left out, as in every fleet view;
 // a target that failed to audit is a run with that error as a
-// notification.
+// notification, and so is each input a target's audit could not read.
+// Each run's properties.source says where its result came from: audit, or
+// ingest (the sandbox's report of itself).
 func (r *Report) WriteSARIF(w io.Writer) error {
 	metas := map[string]rules.Meta{}
 	if set, err := rules.LoadBuiltinRules(); err == nil {
@@ -234,6 +258,9 @@ func (r *Report) WriteSARIF(w io.Writer) error {
 		if res.Error != "" {
 			rep.Errors = append(rep.Errors, model.Error{Message: res.Error})
 		}
+		for _, u := range res.Unread {
+			rep.Errors = append(rep.Errors, model.Error{File: u.File, Line: u.Line, Kind: u.Kind, Message: u.Message})
+		}
 		seen := map[string]bool{}
 		for _, f := range active(res.Findings) {
 			m := metas[f.Rule]
@@ -246,5 +273,24 @@ func (r *Report) WriteSARIF(w io.Writer) error {
 		}
 		ts = append(ts, reports.SARIFTarget{Category: "sandbox-audit/fleet/" + id + "/", Report: rep})
 	}
-	return reports.WriteSARIFRuns(w, ts)
+	var b bytes.Buffer
+	if err := reports.WriteSARIFRuns(&b, ts); err != nil {
+		return err
+	}
+	// The runs' properties, which reports' SARIF writer does not set:
+	// read back, each run is its target's, in order.
+	doc, err := sarif.FromBytes(b.Bytes())
+	if err != nil {
+		return fmt.Errorf("write sarif: %w", err)
+	}
+	if len(doc.Runs) != len(ts) {
+		return fmt.Errorf("write sarif: %d runs for %d targets", len(doc.Runs), len(ts))
+	}
+	for i, id := range sortedTargets(r.results) {
+		doc.Runs[i].Properties = sarif.Properties{"source": cmp.Or(r.results[id].Source, sourceAudit)}
+	}
+	if err := doc.PrettyWrite(w); err != nil {
+		return fmt.Errorf("write sarif: %w", err)
+	}
+	return nil
 }

@@ -48,6 +48,9 @@ type Summary struct {
 	Skipped int // of those, already stored in the run it joined
 	Stored  int
 	Failed  int // stored with the error that stopped them
+	// Incomplete: audited, but strict and something was not read (the
+	// gate is incomplete; scan exits 2 on it).
+	Incomplete int
 	// Complete: this process stored every target of its part.
 	Complete bool
 	// RunComplete: every target of the run is stored, whichever process
@@ -151,8 +154,11 @@ func Scan(ctx context.Context, targets []Target, st *Store, opt Options) (Summar
 				}
 				if serr == nil {
 					sum.Stored++
-					if err != nil {
+					switch {
+					case err != nil:
 						sum.Failed++
+					case rep != nil && rep.Gate.Incomplete:
+						sum.Incomplete++
 					}
 				}
 				done := sum.Stored

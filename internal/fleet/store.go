@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	neturl "net/url"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -142,6 +143,31 @@ var migrations = []migration{
 	// organisation differs audits the run's list.
 	{sqlite: `CREATE TABLE run_targets (run INTEGER NOT NULL, target TEXT NOT NULL, PRIMARY KEY (run, target));`,
 		postgres: `CREATE TABLE run_targets (run BIGINT NOT NULL, target TEXT NOT NULL, PRIMARY KEY (run, target));`},
+	// What a target's audit could not read (its errors[]: file, kind,
+	// redacted message) and whether its gate was left incomplete (strict):
+	// what was not read is never silently passed over.
+	{sqlite: `ALTER TABLE results ADD COLUMN incomplete INTEGER NOT NULL DEFAULT 0;
+	CREATE TABLE unread (
+		run INTEGER NOT NULL,
+		target TEXT NOT NULL,
+		n INTEGER NOT NULL,
+		file TEXT NOT NULL,
+		line INTEGER NOT NULL,
+		kind TEXT NOT NULL,
+		message TEXT NOT NULL,
+		PRIMARY KEY (run, target, n)
+	);`,
+		postgres: `ALTER TABLE results ADD COLUMN incomplete BOOLEAN NOT NULL DEFAULT FALSE;
+	CREATE TABLE unread (
+		run BIGINT NOT NULL,
+		target TEXT NOT NULL,
+		n INTEGER NOT NULL,
+		file TEXT NOT NULL,
+		line INTEGER NOT NULL,
+		kind TEXT NOT NULL,
+		message TEXT NOT NULL,
+		PRIMARY KEY (run, target, n)
+	);`},
 }
 
 // Result sources.
@@ -154,6 +180,9 @@ const (
 // or sqlite://PATH, or postgres://… (postgresql://…) for a PostgreSQL
 // database. Pending migrations are applied, one process at a time.
 func OpenStore(ctx context.Context, url string) (*Store, error) {
+	if err := CheckStore(url); err != nil {
+		return nil, err
+	}
 	name := RedactStore(url)
 	s := &Store{}
 	var err error
@@ -187,9 +216,28 @@ func OpenStore(ctx context.Context, url string) (*Store, error) {
 	return s, nil
 }
 
+// dsnForm is a libpq key=value connection string ("host=db password=…"):
+// not a file name, and one that may hold a password.
+var dsnForm = regexp.MustCompile(`(^|\s)(host|hostaddr|port|dbname|user|password|passfile|sslmode|sslpassword|service|connect_timeout)\s*=`)
+
+// CheckStore refuses a store value that is a key=value connection string,
+// which would otherwise be taken for a SQLite file name (and printed as
+// one), without quoting it.
+func CheckStore(url string) error {
+	if !strings.Contains(url, "://") && dsnForm.MatchString(url) {
+		return errors.New("the store is a key=value connection string: give a URL, postgres://USER@HOST/DB (the password in $PGPASSWORD or ~/.pgpass), or a SQLite file")
+	}
+	return nil
+}
+
 // RedactStore is the store's URL as it may be printed: a PostgreSQL
 // password is replaced by xxxxx.
-func RedactStore(s string) string { return redactURL(s) }
+func RedactStore(s string) string {
+	if CheckStore(s) != nil {
+		return "(a key=value connection string)"
+	}
+	return redactURL(s)
+}
 
 // redactURL is a URL as it may be printed: the userinfo's password and
 // the query's password parameters masked.
@@ -477,9 +525,15 @@ func (s *Store) saveResult(ctx context.Context, run int64, target, rev, source s
 		}
 		return tx.Commit()
 	}
-	if _, err := tx.ExecContext(ctx, s.q("INSERT INTO results (run, target, revision, source, verdict, gate_passed, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?)"),
-		run, target, rev, source, rep.Verdict, rep.Gate.Passed, took.Milliseconds()); err != nil {
+	if _, err := tx.ExecContext(ctx, s.q("INSERT INTO results (run, target, revision, source, verdict, gate_passed, incomplete, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+		run, target, rev, source, rep.Verdict, rep.Gate.Passed, rep.Gate.Incomplete, took.Milliseconds()); err != nil {
 		return err
+	}
+	for i, e := range rep.Errors {
+		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO unread (run, target, n, file, line, kind, message) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+			run, target, i, secrets.Redact(e.File), e.Line, e.Kind, secrets.Redact(e.Message)); err != nil {
+			return err
+		}
 	}
 	for _, p := range rep.Properties.Each() {
 		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO properties (run, target, property, status, score) VALUES (?, ?, ?, ?, ?)"),
@@ -544,6 +598,19 @@ type Result struct {
 	GatePassed bool              `json:"gate_passed"`
 	Properties map[string]Scored `json:"properties,omitempty"`
 	Findings   []Finding         `json:"-"`
+	// Unread are the inputs its audit could not read (errors[]); Incomplete
+	// says its policy is strict and its gate so left incomplete.
+	Unread     []Unread `json:"unread,omitempty"`
+	Incomplete bool     `json:"incomplete,omitempty"`
+}
+
+// Unread is an input a target's audit could not read: an errors[] entry,
+// its message redacted.
+type Unread struct {
+	File    string `json:"file"`
+	Line    int    `json:"line,omitempty"`
+	Kind    string `json:"kind,omitempty"`
+	Message string `json:"message"`
 }
 
 // Scored is a property's status and score.
@@ -568,13 +635,13 @@ type Finding struct {
 // Results loads every target's result of a run, by target.
 func (s *Store) Results(ctx context.Context, run int64) (map[string]*Result, error) {
 	out := map[string]*Result{}
-	rows, err := s.db.QueryContext(ctx, s.q("SELECT target, revision, source, error, verdict, gate_passed FROM results WHERE run = ?"), run)
+	rows, err := s.db.QueryContext(ctx, s.q("SELECT target, revision, source, error, verdict, gate_passed, incomplete FROM results WHERE run = ?"), run)
 	if err != nil {
 		return nil, err
 	}
 	for rows.Next() {
 		r := &Result{Properties: map[string]Scored{}}
-		if err := rows.Scan(&r.Target, &r.Revision, &r.Source, &r.Error, &r.Verdict, &r.GatePassed); err != nil {
+		if err := rows.Scan(&r.Target, &r.Revision, &r.Source, &r.Error, &r.Verdict, &r.GatePassed, &r.Incomplete); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -597,6 +664,25 @@ func (s *Store) Results(ctx context.Context, run int64) (map[string]*Result, err
 		}
 		if r := out[t]; r != nil {
 			r.Properties[p] = sc
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows, err = s.db.QueryContext(ctx, s.q("SELECT target, file, line, kind, message FROM unread WHERE run = ? ORDER BY target, n"), run)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var t string
+		var u Unread
+		if err := rows.Scan(&t, &u.File, &u.Line, &u.Kind, &u.Message); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if r := out[t]; r != nil {
+			r.Unread = append(r.Unread, u)
 		}
 	}
 	rows.Close()
