@@ -315,3 +315,30 @@ func TestUnreadPropertiesSaidInOneLine(t *testing.T) {
 		t.Errorf("a line about unread files with none unread:\n%s", tbl.String())
 	}
 }
+
+// TestTableNoTerminalEscapes: what a scanned file wrote (a service name in
+// a message, a file name, an error) reaches the terminal without the
+// control characters that would clear it, retitle it or write to the
+// clipboard (OSC 52); colour, the writer's own, still comes through.
+func TestTableNoTerminalEscapes(t *testing.T) {
+	r := sample()
+	r.Targets = []string{"repo\x1b]0;owned\x07"}
+	r.Findings[0].Message = "svc\x1b[2J\x1b]52;c;ZWNobyBwd25lZA==\x07 uses host network"
+	r.Findings[0].File = "a\x9bcompose.yaml"
+	r.Errors[0].Message = "yaml: bad\x1b[31m"
+	for _, color := range []bool{false, true} {
+		var buf bytes.Buffer
+		if err := (Table{Options{Color: color}}).Write(&buf, r); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		for _, bad := range []string{"\x1b[2J", "\x1b]", "\x07", "\x9b", "bad\x1b[31m"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("color %v: table output holds %q", color, bad)
+			}
+		}
+		if color && !strings.Contains(out, "\x1b[") {
+			t.Error("colour lost")
+		}
+	}
+}

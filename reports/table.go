@@ -29,7 +29,7 @@ func paint(on bool, key, s string) string {
 func (t Table) Write(w io.Writer, r *Report) error {
 	o := t.Options
 	ew := &errWriter{w: w}
-	fmt.Fprintf(ew, "sandbox-audit %s — %s\n", r.Tool.Version, strings.Join(r.Targets, ", "))
+	fmt.Fprintf(ew, "sandbox-audit %s — %s\n", r.Tool.Version, Printable(strings.Join(r.Targets, ", ")))
 	if !o.DepsOnly {
 		fmt.Fprintf(ew, "Verdict: %s\n\n", verdictLine(r, o.Color))
 	}
@@ -59,7 +59,7 @@ func (t Table) Write(w io.Writer, r *Report) error {
 			rows = rows[:0]
 			shown := r.Workloads[:min(len(r.Workloads), workloadRows)]
 			for _, w := range shown {
-				rows = append(rows, []string{w.Role, yesNo(w.Judged), fmt.Sprintf("%s (%s:%d)", workloadName(w), w.File, w.Line), w.Reason})
+				rows = append(rows, []string{w.Role, yesNo(w.Judged), Printable(fmt.Sprintf("%s (%s:%d)", workloadName(w), w.File, w.Line)), Printable(w.Reason)})
 			}
 			if err := RenderTable(ew, []string{"Role", "Judged", "Workload", "Why"}, rows); err != nil {
 				return err
@@ -80,7 +80,7 @@ func (t Table) Write(w io.Writer, r *Report) error {
 		shown, more := limit(act, o.Limit)
 		rows = rows[:0]
 		for _, f := range shown {
-			rows = append(rows, []string{paint(o.Color, f.Severity, strings.ToUpper(f.Severity)), f.Property, f.RuleID, fmt.Sprintf("%s:%d", f.File, f.Line), f.Message})
+			rows = append(rows, []string{paint(o.Color, f.Severity, strings.ToUpper(f.Severity)), f.Property, f.RuleID, Printable(fmt.Sprintf("%s:%d", f.File, f.Line)), Printable(f.Message)})
 		}
 		if err := RenderTable(ew, []string{"Severity", "Property", "Rule", "Location", "Message"}, rows); err != nil {
 			return err
@@ -94,7 +94,7 @@ func (t Table) Write(w io.Writer, r *Report) error {
 		shown, more := limit(nts, o.Limit)
 		rows = rows[:0]
 		for _, f := range shown {
-			rows = append(rows, []string{f.RuleID, fmt.Sprintf("%s:%d", f.File, f.Line), f.Message})
+			rows = append(rows, []string{f.RuleID, Printable(fmt.Sprintf("%s:%d", f.File, f.Line)), Printable(f.Message)})
 		}
 		if err := RenderTable(ew, []string{"Rule", "Location", "Note"}, rows); err != nil {
 			return err
@@ -116,7 +116,7 @@ func (t Table) Write(w io.Writer, r *Report) error {
 			if e.Line > 0 {
 				loc = fmt.Sprintf("%s:%d", e.File, e.Line)
 			}
-			fmt.Fprintf(ew, "  %s: %s%s\n", loc, e.Message, leaves(e.Properties))
+			fmt.Fprintf(ew, "  %s: %s%s\n", Printable(loc), Printable(e.Message), leaves(e.Properties))
 		}
 	}
 	fmt.Fprintf(ew, "\nGate: %s\n", gateLine(r))
