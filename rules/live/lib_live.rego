@@ -7,6 +7,15 @@ package lib.live
 # in_container: the audit ran in a plain container, sharing a kernel.
 in_container if input.live.isolation.kind == "container"
 
+# vm_names are the VM layers the isolation stack names, as said.
+vm_names := {"firecracker": "Firecracker microVM", "vm": "VM"}
+
+# in_vm: a VM layer encloses the sandbox (host > VM > container).
+in_vm if {
+	some l in object.get(input.live.isolation, "layers", [])
+	vm_names[l]
+}
+
 # isolation(l) describes the isolation for messages: "container (docker)".
 isolation := sprintf("%s (%s)", [input.live.isolation.kind, input.live.isolation.runtime]) if {
 	input.live.isolation.runtime != ""

@@ -5,7 +5,8 @@
 #   agent's system calls go straight into the host's kernel, so one kernel
 #   bug or one of the privileges other live rules report is a host
 #   compromise. User-space kernels (gVisor) and microVMs (Kata, Firecracker)
-#   are built for running untrusted code.
+#   are built for running untrusted code. A container inside a VM shares
+#   the VM's kernel instead (live-shared-vm-kernel, lower).
 # related_resources:
 #   - ref: https://gvisor.dev/docs/
 #     description: gVisor — an application kernel for containers
@@ -25,17 +26,9 @@ import data.lib.sa
 
 deny contains f if {
 	live.in_container
+	not live.in_vm
 	f := sa.finding(
 		rego.metadata.chain(), input.live.isolation,
-		sprintf("the sandbox is a plain container, %s: %s", [live.isolation, _shares]),
+		sprintf("the sandbox is a plain container, %s: it shares the host kernel", [live.isolation]),
 	)
 }
-
-# Inside a VM the kernel shared is the VM's, with the engine and every other
-# container that runs there.
-_shares := sprintf("it shares the kernel of the %s around it with the engine and every other container there", [vm_names[vm]]) if {
-	some vm in object.get(input.live.isolation, "layers", [])
-	vm_names[vm]
-} else := "it shares the host kernel"
-
-vm_names := {"firecracker": "Firecracker microVM", "vm": "VM"}

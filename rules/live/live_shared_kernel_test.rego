@@ -14,9 +14,9 @@ test_gvisor_quiet if count(r.deny) == 0 with input as iso("gvisor", "runsc")
 
 test_firecracker_quiet if count(r.deny) == 0 with input as iso("firecracker", "firecracker")
 
-# A container in a microVM shares the VM's kernel: still the finding.
-test_container_inside_vm_fires if {
+# A container in a microVM shares the VM's kernel, not the host's: the
+# lower live-shared-vm-kernel says so instead.
+test_container_inside_vm_quiet if {
 	doc := json.patch(iso("container", "docker"), [{"op": "add", "path": "/live/isolation/layers", "value": ["firecracker", "container"]}])
-	some f in r.deny with input as doc
-	f.message == "the sandbox is a plain container, container (docker): it shares the kernel of the Firecracker microVM around it with the engine and every other container there"
+	count(r.deny) == 0 with input as doc
 }
