@@ -321,17 +321,7 @@ func TestSlowBody(t *testing.T) {
 	}
 	c := NewClient(1)
 	start := time.Now()
-	done := make(chan string, 1)
-	go func() {
-		_, _, _, msgs := run(t, s, "", c)
-		done <- msgs
-	}()
-	var msgs string
-	select {
-	case msgs = <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("slow answers: no end")
-	}
+	msgs := runWithin(t, s, c, 20*time.Second)
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("the slow answers took %s", d)
 	}
@@ -383,17 +373,7 @@ func TestEndlessBody(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	done := make(chan string, 1)
-	go func() {
-		_, _, _, msgs := run(t, s, "", c)
-		done <- msgs
-	}()
-	var msgs string
-	select {
-	case msgs = <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("endless answers: no end")
-	}
+	msgs := runWithin(t, s, c, 30*time.Second)
 	runtime.ReadMemStats(&after)
 	if grown := after.TotalAlloc - before.TotalAlloc; grown > 32<<20 {
 		t.Errorf("%d MiB allocated reading the answers", grown>>20)
@@ -461,4 +441,22 @@ func TestCodeOwnersAdversarial(t *testing.T) {
 			t.Errorf("CODEOWNERS of %d bytes: %+v, want %d unowned", len(tt.file), co, tt.unowned)
 		}
 	}
+}
+
+// runWithin runs the collector against s and fails the test when it has
+// not ended within limit; it returns the errors' messages.
+func runWithin(t *testing.T, s *ghtest.Server, c *http.Client, limit time.Duration) string {
+	t.Helper()
+	done := make(chan string, 1)
+	go func() {
+		_, _, _, msgs := run(t, s, "", c)
+		done <- msgs
+	}()
+	select {
+	case msgs := <-done:
+		return msgs
+	case <-time.After(limit):
+		t.Fatalf("no end within %s", limit)
+	}
+	return ""
 }
