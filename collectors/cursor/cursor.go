@@ -66,27 +66,8 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 		a.Scope = "user"
 	}
 	if path.Base(p) != "sandbox.json" {
-		// The CLI's permission rules, as written: the agent rules read
-		// Shell(cmd) as Claude Code's Bash(cmd:*).
-		perms := root.Get("permissions")
-		for _, l := range []struct {
-			key string
-			to  *[]model.Str
-		}{{"allow", &a.Allow}, {"deny", &a.Deny}} {
-			if elems, ok := perms.Get(l.key).Strings(); ok {
-				for _, e := range elems {
-					// A token written into a rule is a credential in a
-					// file the agent reads, and is never quoted.
-					out, found := secrets.Hide(e.Str)
-					for _, f := range found {
-						doc.Credentials = append(doc.Credentials, model.Credential{
-							SecretRef: f.SecretRef, Where: "settings", ReadableByAgent: true,
-							Context: "cursor cli permissions." + l.key, Loc: loc(e.Line),
-						})
-					}
-					*l.to = append(*l.to, model.Str{Value: out, Loc: loc(e.Line)})
-				}
-			}
+		if err := cliPermissions(p, root, &a, doc); err != nil {
+			return err
 		}
 		doc.Agents = append(doc.Agents, a)
 		return nil
@@ -150,4 +131,57 @@ func homeLike(p string) bool {
 // sortByLine orders facts by line, keeping the order of those on one line.
 func sortByLine(s []model.Str) {
 	slices.SortStableFunc(s, func(a, b model.Str) int { return cmp.Compare(a.Line, b.Line) })
+}
+
+// cliPermissions reads the Cursor CLI's permission rules into a, as
+// written: the agent rules read Shell(cmd) as Claude Code's Bash(cmd:*).
+// What cannot be read as rules is an error, never an empty list that
+// passes.
+func cliPermissions(p string, root *jsonpos.Value, a *model.Agent, doc *model.Document) error {
+	loc := func(line int) model.Loc { return model.Loc{File: p, Line: line} }
+	perms := root.Get("permissions")
+	if perms != nil && perms.Kind != jsonpos.Object {
+		return &collectors.ParseError{Line: perms.Line, Err: fmt.Errorf("read %s: permissions: want an object, got %s", path.Base(p), perms.Kind)}
+	}
+	if path.Base(p) == "cli.json" {
+		// A project's cli.json holds permissions only.
+		for _, m := range root.Members {
+			if m.Key != "permissions" && m.Key != "$schema" {
+				a.UnknownKeys = append(a.UnknownKeys, model.Str{Value: m.Key, Loc: loc(m.Line)})
+			}
+		}
+	}
+	if perms != nil {
+		for _, m := range perms.Members {
+			if m.Key != "allow" && m.Key != "deny" {
+				a.UnknownKeys = append(a.UnknownKeys, model.Str{Value: "permissions." + m.Key, Loc: loc(m.Line)})
+			}
+		}
+	}
+	for _, l := range []struct {
+		key string
+		to  *[]model.Str
+	}{{"allow", &a.Allow}, {"deny", &a.Deny}} {
+		v := perms.Get(l.key)
+		if v == nil {
+			continue
+		}
+		elems, ok := v.Strings()
+		if !ok || len(elems) != len(v.Elems) {
+			return &collectors.ParseError{Line: v.Line, Err: fmt.Errorf("read %s: permissions.%s: want a list of rules (strings)", path.Base(p), l.key)}
+		}
+		for _, e := range elems {
+			// A token written into a rule is a credential in a
+			// file the agent reads, and is never quoted.
+			out, found := secrets.Hide(e.Str)
+			for _, f := range found {
+				doc.Credentials = append(doc.Credentials, model.Credential{
+					SecretRef: f.SecretRef, Where: "settings", ReadableByAgent: true,
+					Context: "cursor cli permissions." + l.key, Loc: loc(e.Line),
+				})
+			}
+			*l.to = append(*l.to, model.Str{Value: out, Loc: loc(e.Line)})
+		}
+	}
+	return nil
 }

@@ -144,3 +144,28 @@ func TestCLIPermissions(t *testing.T) {
 		t.Errorf("cli-config.json agents = %+v", user.Agents)
 	}
 }
+
+// TestCLIUnreadable: permission rules that cannot be read as rules are an
+// error (the file then leaves review unknown), never an empty list that
+// passes; a misspelt key is an unknown setting.
+func TestCLIUnreadable(t *testing.T) {
+	for _, src := range []string{`{"permissions": []}`, `{"permissions": {"allow": "Shell(*)"}}`, `{"permissions": {"deny": ["Shell(rm)", 1]}}`} {
+		var doc model.Document
+		err := New().Collect(context.Background(), ".cursor/cli.json", []byte(src), &doc)
+		var pe *collectors.ParseError
+		if !errors.As(err, &pe) || len(doc.Agents) != 0 {
+			t.Errorf("%s: err = %v, agents = %d; want a ParseError and no facts", src, err, len(doc.Agents))
+		}
+	}
+	var doc model.Document
+	if err := New().Collect(context.Background(), ".cursor/cli.json", []byte(`{"permisions": {"allow": ["Shell(*)"]}, "permissions": {"alow": []}}`), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, k := range doc.Agents[0].UnknownKeys {
+		got = append(got, k.Value)
+	}
+	if diff := cmp.Diff([]string{"permisions", "permissions.alow"}, got); diff != "" {
+		t.Errorf("unknown keys (-want +got):\n%s", diff)
+	}
+}

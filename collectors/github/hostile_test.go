@@ -3,6 +3,7 @@ package github
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -459,4 +460,18 @@ func runWithin(t *testing.T, s *ghtest.Server, c *http.Client, limit time.Durati
 		t.Fatalf("no end within %s", limit)
 	}
 	return ""
+}
+
+// TestBodyReadAfterLimit: a read after the size error returns no bytes and
+// the error again (a negative count breaks io.Reader's contract).
+func TestBodyReadAfterLimit(t *testing.T) {
+	b := &body{rc: io.NopCloser(strings.NewReader(strings.Repeat("x", 100))), ctx: context.Background(), cancel: func(error) {}, limit: 10, deadline: time.Now().Add(time.Minute)}
+	b.timer = time.AfterFunc(time.Minute, func() {})
+	buf := make([]byte, 64)
+	for i := 0; i < 3; i++ {
+		n, err := b.Read(buf)
+		if n < 0 || n > 10 || (i > 0 && n != 0) || err == nil || !strings.Contains(err.Error(), "larger than 10 bytes") {
+			t.Fatalf("read %d: n %d, err %v", i, n, err)
+		}
+	}
 }

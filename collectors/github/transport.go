@@ -231,6 +231,9 @@ type body struct {
 }
 
 func (b *body) Read(p []byte) (int, error) {
+	if b.n > b.limit {
+		return 0, b.tooLarge()
+	}
 	if left := b.limit - b.n + 1; int64(len(p)) > left {
 		p = p[:left] // one byte past the limit tells a larger answer
 	}
@@ -239,7 +242,7 @@ func (b *body) Read(p []byte) (int, error) {
 	switch {
 	case b.n > b.limit:
 		b.finish()
-		return n - int(b.n-b.limit), fmt.Errorf("the answer is larger than %d bytes: not read", b.limit)
+		return n - int(b.n-b.limit), b.tooLarge()
 	case err != nil:
 		if errors.Is(context.Cause(b.ctx), errSlow) {
 			err = fmt.Errorf("the answer did not come in time (no data for %s, or not all of it in %s)", bodyIdle, bodyTimeout)
@@ -270,6 +273,10 @@ func (b *body) end() {
 		b.rc.Close()
 		b.cancel(nil)
 	})
+}
+
+func (b *body) tooLarge() error {
+	return fmt.Errorf("the answer is larger than %d bytes: not read", b.limit)
 }
 
 func (b *body) Close() error {

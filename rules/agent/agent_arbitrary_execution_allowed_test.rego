@@ -137,3 +137,10 @@ test_bypass_mode_left_to_its_rule if {
 	fs := agent_arbitrary_execution_allowed.deny with input as {"agents": [a]}
 	count(fs) == 0
 }
+
+# every command, written with a run of stars: Cursor's Shell(**), Gemini's
+# run_shell_command(*), Claude's Bash(**)
+test_star_a if fires("Shell(**)")
+test_star_b if fires("Shell(*)")
+test_star_c if fires("run_shell_command(*)")
+test_star_d if fires("Bash(**)")

@@ -92,18 +92,22 @@ shell_glob(rule) := "*" if rule in _prefix_shells
 
 shell_glob(rule) := g if {
 	spec := _spec(rule, _claude_shell)
-	g := _cmd_glob(_claude_form(spec))
+	g := _cmd_glob(_stars(_claude_form(spec)))
 }
 
 shell_glob(rule) := g if {
 	some t in _prefix_shells
 	spec := _spec(rule, t)
-	g := _cmd_glob(concat("", [spec, "*"]))
+	g := _cmd_glob(_stars(concat("", [spec, "*"])))
 }
+
+# A run of * in a command pattern is one: Cursor writes Shell(**) for
+# every command.
+_stars(p) := regex.replace(p, `\*+`, "*")
 
 # shell_literal(rule) is the command a shell rule names, without its wildcard,
 # e.g. "git push origin main" for Bash(git push origin main:*).
-shell_literal(rule) := trim_space(trim_suffix(trim_suffix(spec, ":*"), "*")) if {
+shell_literal(rule) := trim_space(regex.replace(spec, `(?::\*|\*+)$`, "")) if {
 	some t in (_prefix_shells | {_claude_shell})
 	spec := _spec(rule, t)
 }

@@ -76,7 +76,7 @@ lead_allows contains [i, j] if {
 # lead_re is a quick first test: a shell rule whose program, after any
 # VAR=value, is one of the leads or runner heads, or a bare shell rule.
 # (No program name holds a character special to a regular expression.)
-lead_re := sprintf(`^(?:Bash|run_shell_command|ShellTool|Shell)(?:$|\(\s*(?:\*|:\*)?\s*\)$|\(\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(?:%s)(?:\.exe)?(?:[\s:*)]|$))`, [concat("|", [w | some w in leads | object.keys(runner_heads); w != "*"])])
+lead_re := sprintf(`^(?:Bash|run_shell_command|ShellTool|Shell)(?:$|\(\s*(?:\*+|:\*)?\s*\)$|\(\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(?:%s)(?:\.exe)?(?:[\s:*)]|$))`, [concat("|", [w | some w in leads | object.keys(runner_heads); w != "*"])])
 
 _leads(rule) if {
 	ws := _lead_words(rule)
