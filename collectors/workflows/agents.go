@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -92,19 +93,47 @@ func agentAction(name string) string {
 		}
 	}
 	for _, h := range agentNameHints {
-		if strings.Contains(parts[1], h.hint) {
+		if hasWords(words(parts[1]), words(h.hint)) {
 			return h.tool
 		}
 	}
 	return ""
 }
 
-// nameHint is the agent a file or directory name is named for, or "".
+// words are a name's lowercased runs of letters and digits.
+func words(name string) []string {
+	return strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
+		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
+	})
+}
+
+// hasWords reports seq as consecutive words of ws.
+func hasWords(ws, seq []string) bool {
+	for i := 0; i+len(seq) <= len(ws); i++ {
+		if slices.Equal(ws[i:i+len(seq)], seq) {
+			return true
+		}
+	}
+	return false
+}
+
+// nameHint is the agent a file or directory name is named for, or "": a
+// hint must be a whole word of the name (claude-review, gemini_triage.yml),
+// not a part of one (precursor, raider); "cursor" alone names database and
+// pagination cursors too, so it counts only as cursor-agent or cursor-cli.
 func nameHint(name string) string {
-	name = strings.ToLower(name)
-	for _, h := range workflowNameHints {
-		if strings.Contains(name, h.hint) {
-			return h.tool
+	ws := words(name)
+	for i, w := range ws {
+		if w == "cursor" {
+			if i+1 < len(ws) && (ws[i+1] == "agent" || ws[i+1] == "cli") {
+				return "cursor"
+			}
+			continue
+		}
+		for _, h := range workflowNameHints {
+			if w == h.hint {
+				return h.tool
+			}
 		}
 	}
 	return ""
@@ -164,7 +193,14 @@ func stepAgent(name string, with, env map[string]bool) string {
 		return ""
 	}
 	for _, a := range localAgentInputs {
-		if has(with, a.input) || has(env, a.input) {
+		if has(with, a.input) {
+			return a.tool
+		}
+	}
+	// A variable only an agent CLI reads (a model API key is read by any
+	// AI tool, and by the repository's own scripts).
+	for _, a := range wrapperAgentInputs {
+		if has(env, a.input) {
 			return a.tool
 		}
 	}

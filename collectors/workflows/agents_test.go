@@ -202,6 +202,20 @@ func TestWrapperAction(t *testing.T) {
 		{"./.github/actions/review", []string{"claude-code-oauth-token"}, "claude-code"},
 		{"./.github/actions/review", []string{"env:CLAUDE_CODE_OAUTH_TOKEN"}, "claude-code"},
 		{"./.github/actions/build", []string{"env:GITHUB_TOKEN"}, ""},
+		// names that hold an agent's as a part of a word, or a cursor of
+		// another kind; a model key in a local action's env (any AI
+		// script reads one)
+		{"./.github/actions/setup-cursor-pagination", nil, ""},
+		{"./tools/db-cursor", nil, ""},
+		{"acme/ci-actions/precursor", nil, ""},
+		{"acme/ci/actions/raider", nil, ""},
+		{"acme/raider-action", nil, ""},
+		{"acme/aider-action", nil, "aider"},
+		{"acme/my-claude-code-fork", nil, "claude-code"},
+		{"./.github/actions/run-cursor-agent", nil, "cursor"},
+		{"acme/ci/actions/gemini_triage", nil, "gemini"},
+		{"./.github/actions/summarise", []string{"env:OPENAI_API_KEY"}, ""},
+		{"./.github/actions/summarise", []string{"env:ANTHROPIC_API_KEY"}, ""},
 		// a remote action's steps inherit its step's variables
 		{"my-org/ai-summary", []string{"env:CLAUDE_CODE_OAUTH_TOKEN"}, "claude-code"},
 		{"my-org/ai-summary", []string{"env:ANTHROPIC_API_KEY"}, ""},
