@@ -144,9 +144,10 @@ func cliPermissions(p string, root *jsonpos.Value, a *model.Agent, doc *model.Do
 		return &collectors.ParseError{Line: perms.Line, Err: fmt.Errorf("read %s: permissions: want an object, got %s", path.Base(p), perms.Kind)}
 	}
 	if path.Base(p) == "cli.json" {
-		// A project's cli.json holds permissions only.
+		// A project's cli.json holds permissions only (and the file's
+		// version).
 		for _, m := range root.Members {
-			if m.Key != "permissions" && m.Key != "$schema" {
+			if m.Key != "permissions" && m.Key != "version" && m.Key != "$schema" {
 				a.UnknownKeys = append(a.UnknownKeys, model.Str{Value: m.Key, Loc: loc(m.Line)})
 			}
 		}

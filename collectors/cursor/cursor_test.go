@@ -158,7 +158,7 @@ func TestCLIUnreadable(t *testing.T) {
 		}
 	}
 	var doc model.Document
-	if err := New().Collect(context.Background(), ".cursor/cli.json", []byte(`{"permisions": {"allow": ["Shell(*)"]}, "permissions": {"alow": []}}`), &doc); err != nil {
+	if err := New().Collect(context.Background(), ".cursor/cli.json", []byte(`{"version": 1, "permisions": {"allow": ["Shell(*)"]}, "permissions": {"alow": []}}`), &doc); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
