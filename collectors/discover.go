@@ -142,6 +142,7 @@ func match(cs []Collector, rel string) Collector {
 func walk(ctx context.Context, root, sub string, cs []Collector, exclude []string) ([]job, []model.Error, error) {
 	var jobs []job
 	var errs []model.Error
+	var links []string // symlinks met, relative to root
 	start := root
 	if sub != "" {
 		start = filepath.Join(root, filepath.FromSlash(sub))
@@ -196,9 +197,7 @@ func walk(ctx context.Context, root, sub string, cs []Collector, exclude []strin
 			return nil
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
-			if e, ok := symlinkError(root, p, rel, cs); ok {
-				errs = append(errs, e)
-			}
+			links = append(links, rel)
 			return nil
 		}
 		c := match(cs, rel)
@@ -218,6 +217,7 @@ func walk(ctx context.Context, root, sub string, cs []Collector, exclude []strin
 	if err != nil {
 		return nil, nil, fmt.Errorf("walk %s: %w", start, err)
 	}
+	errs = append(errs, checkLinks(ctx, root, links, jobs, cs)...)
 	return jobs, errs, nil
 }
 
@@ -234,77 +234,6 @@ func irregular(m fs.FileMode) string {
 		return "a device, not a regular file"
 	}
 	return "not a regular file"
-}
-
-// symlinkError is the errors[] entry for a symlink the walk met, if it
-// hides configuration. Symlinks are never followed (one pointing out of
-// the root could make the scan read the host), so what a link stands for
-// is audited only where it points, inside the root, and only if the same
-// format claims it there: a workflow directory linked to ../ci, or
-// .claude/settings.json linked to config/claude.json, would otherwise pass
-// unread. A link to a directory counts when a format claims a file in it
-// by its name (.github/workflows/x.yml, .devcontainer/devcontainer.json);
-// one out of the root always, as it may hold anything.
-func symlinkError(root, p, rel string, cs []Collector) (model.Error, bool) {
-	target, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		if c := match(cs, rel); c != nil {
-			return model.Error{File: rel, Kind: c.Name(), Message: "symlink not followed: " + Reason(err)}, true
-		}
-		return model.Error{}, false
-	}
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		realRoot = root
-	}
-	realRel, err := filepath.Rel(realRoot, target)
-	outside := err != nil || realRel == ".." || strings.HasPrefix(realRel, "../")
-	realRel = filepath.ToSlash(realRel)
-	fi, err := os.Stat(target)
-	if err != nil {
-		return model.Error{}, false
-	}
-	if !fi.IsDir() {
-		c := match(cs, rel)
-		switch {
-		case c == nil:
-			return model.Error{}, false
-		case outside:
-			return model.Error{File: rel, Kind: c.Name(), Message: "symlink not followed: it points outside the scanned root"}, true
-		case match(cs, realRel) != c:
-			return model.Error{File: rel, Kind: c.Name(), Message: "symlink not followed: it points to " + realRel + ", which is not read as " + c.Name()}, true
-		}
-		return model.Error{}, false
-	}
-	if outside {
-		// It may hold any format: what a name says is not the point.
-		return model.Error{File: rel, Kind: model.KindUnknown, Message: "symlink to a directory not followed: it points outside the scanned root, and what it holds is not audited"}, true
-	}
-	for _, name := range dirProbes {
-		c := match(cs, rel+"/"+name)
-		if c == nil {
-			continue
-		}
-		real := name
-		if realRel != "." {
-			real = realRel + "/" + name
-		}
-		if match(cs, real) != c {
-			return model.Error{File: rel, Kind: c.Name(), Message: "symlink to a directory not followed: it points to " + realRel + ", where its files are not read as " + c.Name()}, true
-		}
-	}
-	return model.Error{}, false
-}
-
-// dirProbes are file names a format claims inside a directory of its own
-// (.github/workflows, .devcontainer, .claude, .codex, .gemini, .cursor,
-// .vscode, workflow-templates): a format claiming one of them under a
-// linked directory's path reads that directory. The names formats of their
-// own directory claim come first; any YAML file is a Kubernetes candidate
-// everywhere.
-var dirProbes = []string{
-	"devcontainer.json", "settings.json", "settings.local.json", "config.toml",
-	"mcp.json", "cli.json", "sandbox.json", "Dockerfile", "config", "x.yml", "x.yaml",
 }
 
 func excluded(rel string, globs []string) bool {

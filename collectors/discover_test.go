@@ -296,8 +296,18 @@ func TestSymlinkedConfigDirs(t *testing.T) {
 	write(t, root, "tools/cx/config.toml", "sandbox_mode = \"danger-full-access\"\n")
 	link("../tools/cx", "svc/.codex")
 	link("../config/claude.json", ".claude/settings.json")
-	link("v2", "docs/latest")                      // read where it points, the same way
-	link(filepath.Join(outside, "misc"), "vendor") // out of the root: may hold anything
+	link("v2", "docs/latest")                         // read where it points, the same way
+	link(filepath.Join(outside, "misc"), "vendor")    // a skipped directory's name
+	link(filepath.Join(outside, "misc"), "bazel-bin") // out of the root, named for nothing
+	// .github linked to a folder holding workflows/ (the link is the
+	// parent of the configuration directory)
+	write(t, root, "ci-config/workflows/agent.yml", wf)
+	link("../ci-config", "svc/.github")
+	// a link into a skipped directory
+	write(t, root, "node_modules/@acme/ci/agent.yml", wf)
+	link("../../node_modules/@acme/ci", "svc2/.github/workflows")
+	// a directory read anyway, linked under a name only YAML claims
+	link("ci", "ci-mirror")
 	_, errs, err := collectors.Scan(context.Background(), root, collectors.Options{Collectors: registry.All()})
 	if err != nil {
 		t.Fatal(err)
@@ -307,11 +317,12 @@ func TestSymlinkedConfigDirs(t *testing.T) {
 		got[e.File] = e.Kind
 	}
 	want := map[string]string{
-		".github/workflows":     "workflows",
-		".devcontainer":         model.KindUnknown, // out of the root
-		"svc/.codex":            "codex",
-		".claude/settings.json": "claude",
-		"vendor":                model.KindUnknown,
+		".github/workflows":      "workflows",
+		".devcontainer":          "devcontainer", // out of the root
+		"svc/.codex":             "codex",
+		".claude/settings.json":  "claude",
+		"svc/.github":            "workflows",
+		"svc2/.github/workflows": "workflows",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("errors[] by file and kind (-want +got):\n%s\n%+v", diff, errs)
