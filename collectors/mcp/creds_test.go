@@ -114,6 +114,8 @@ func TestBridgeArgsPlainHTTP(t *testing.T) {
 		`["server.py", "--server", "http://127.0.0.1:5000"]`: false,
 		`["server.py", "--server", "http://${HOST}:5000"]`:   false,
 		`["server.py", "--verbose"]`:                         false,
+		`["server.py", "--proxy=http://corp:3128"]`:          false,
+		`["server.py", "--https-proxy", "http://corp:3128"]`: false,
 	} {
 		in := `{"mcpServers": {"s": {"command": "npx", "args": ` + args + `}}}`
 		doc := &model.Document{}

@@ -123,10 +123,16 @@ func (c *collector) server(m jsonpos.Member) model.MCPServer {
 	c.url(v, desc, &s)
 	// A local bridge to a remote server (mcp-remote http://…, --server
 	// http://…) carries the same traffic as a url would.
-	for _, a := range args {
-		_, val, _ := strings.Cut(a, "=")
+	for i, a := range args {
+		flag, val, _ := strings.Cut(a, "=")
 		if !strings.HasPrefix(a, "-") || val == "" {
 			val = a
+			if i > 0 {
+				flag = args[i-1]
+			}
+		}
+		if strings.Contains(strings.ToLower(flag), "proxy") {
+			continue // a proxy's address: TLS to the server goes through it
 		}
 		if _, literal := references(val); plainHTTP(literal) {
 			s.PlainHTTP = true

@@ -4,8 +4,8 @@
 #   A bind or hostPath mount of the host's /, /etc, /var, /usr, /boot, /proc,
 #   /sys, /dev, /run (or /var/run), /bin, /sbin, /lib or a container runtime's
 #   state directory (/var/lib/docker, /var/lib/containerd, /var/lib/kubelet,
-#   /etc/kubernetes), a user's runtime directory (/run/user/1000, holding the
-#   session bus, ssh and gpg agents, rootless Docker) or D-Bus's hands the agent the
+#   /etc/kubernetes) or a user's runtime directory (/run/user/1000, holding the
+#   session bus, ssh and gpg agents, rootless Docker) hands the agent the
 #   host itself: it can plant cron jobs or binaries that outlive the task, read
 #   /etc/shadow, kubelet and runtime credentials, and reach other containers'
 #   filesystems.
@@ -60,11 +60,10 @@ system(p) if {
 	startswith(p, concat("", [d, "/"]))
 }
 
-# A user's runtime directory (/run/user/1000) and the D-Bus sockets: the
-# session bus runs any command on the host as that user (systemd-run
-# --user), beside the ssh and gpg agents and a rootless Docker or Podman
-# socket that live there.
-system(p) if regex.match(`^/(var/)?run/(user(/[0-9]+)?|dbus)$`, p)
+# A user's runtime directory (/run/user/1000): its session bus runs any
+# command on the host as that user (systemd-run --user), beside the ssh
+# and gpg agents and a rootless Docker or Podman socket that live there.
+system(p) if regex.match(`^/(var/)?run/user(/[0-9]+)?$`, p)
 
 deny contains f if {
 	some w in input.workloads
