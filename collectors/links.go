@@ -3,12 +3,14 @@ package collectors
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
@@ -73,11 +75,7 @@ func checkLink(ctx context.Context, root, realRoot, rel string, read map[string]
 		}
 		return model.Error{File: rel, Kind: kind, Message: "symlink not followed: " + Reason(err)}, true
 	}
-	target, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
-	if err != nil {
-		return broken(err)
-	}
-	fi, err := os.Stat(target)
+	target, fi, err := resolve(ctx, filepath.Join(root, filepath.FromSlash(rel)))
 	if err != nil {
 		return broken(err)
 	}
@@ -153,6 +151,40 @@ func checkLink(ctx context.Context, root, realRoot, rel string, read map[string]
 }
 
 var errTooMany = errors.New("too many entries")
+
+// linkTimeout bounds resolving one link: a target on a mount that no
+// longer answers (a hung NFS or autofs path) blocks stat in the kernel.
+var linkTimeout = 5 * time.Second
+
+// resolve is the link's target and what it is, given up after linkTimeout
+// (the blocked call is left behind; it holds nothing of the scan's).
+func resolve(ctx context.Context, p string) (string, fs.FileInfo, error) {
+	type answer struct {
+		target string
+		fi     fs.FileInfo
+		err    error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		t, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			ch <- answer{err: err}
+			return
+		}
+		fi, err := os.Stat(t)
+		ch <- answer{t, fi, err}
+	}()
+	timer := time.NewTimer(linkTimeout)
+	defer timer.Stop()
+	select {
+	case a := <-ch:
+		return a.target, a.fi, a.err
+	case <-timer.C:
+		return "", nil, fmt.Errorf("its target did not answer within %v", linkTimeout)
+	case <-ctx.Done():
+		return "", nil, ctx.Err()
+	}
+}
 
 // unread reports that what c claims at linkPath was not audited: the walk
 // read the file the link leads to (as readAs, "" when not at all) as
