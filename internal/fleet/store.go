@@ -33,41 +33,29 @@ type Store struct {
 	pg bool
 }
 
-// migration is one schema step: one text both dialects take, or one for
-// each. The schema's version is the count applied. Never edit one that has
-// shipped: add the next.
-type migration struct{ both, sqlite, postgres string }
-
-// text is the migration in the store's dialect.
-func (m migration) text(pg bool) string {
-	switch {
-	case m.both != "":
-		return m.both
-	case pg:
-		return m.postgres
-	}
-	return m.sqlite
-}
-
-var migrations = []migration{
-	{sqlite: `CREATE TABLE runs (
-		id INTEGER PRIMARY KEY,
+// migrations are the schema's steps, one text for both dialects: the
+// schema's version is the count applied. Never edit one that has shipped:
+// add the next. $ID, $BIG, $BOOL and $FALSE stand for the types and the
+// value whose names differ (dialect).
+var migrations = []string{
+	`CREATE TABLE runs (
+		id $ID,
 		started TEXT NOT NULL,
 		finished TEXT,
-		complete INTEGER NOT NULL DEFAULT 0,
+		complete $BOOL NOT NULL DEFAULT $FALSE,
 		targets INTEGER NOT NULL
 	);
 	CREATE TABLE results (
-		run INTEGER NOT NULL REFERENCES runs(id),
+		run $BIG NOT NULL REFERENCES runs(id),
 		target TEXT NOT NULL,
 		error TEXT NOT NULL DEFAULT '',
 		verdict TEXT NOT NULL DEFAULT '',
-		gate_passed INTEGER NOT NULL DEFAULT 0,
-		duration_ms INTEGER NOT NULL DEFAULT 0,
+		gate_passed $BOOL NOT NULL DEFAULT $FALSE,
+		duration_ms $BIG NOT NULL DEFAULT 0,
 		PRIMARY KEY (run, target)
 	);
 	CREATE TABLE properties (
-		run INTEGER NOT NULL,
+		run $BIG NOT NULL,
 		target TEXT NOT NULL,
 		property TEXT NOT NULL,
 		status TEXT NOT NULL,
@@ -75,7 +63,7 @@ var migrations = []migration{
 		PRIMARY KEY (run, target, property)
 	);
 	CREATE TABLE findings (
-		run INTEGER NOT NULL,
+		run $BIG NOT NULL,
 		target TEXT NOT NULL,
 		fingerprint TEXT NOT NULL,
 		rule TEXT NOT NULL,
@@ -85,70 +73,31 @@ var migrations = []migration{
 		file TEXT NOT NULL,
 		line INTEGER NOT NULL,
 		message TEXT NOT NULL,
-		suppressed INTEGER NOT NULL,
+		suppressed $BOOL NOT NULL,
 		PRIMARY KEY (run, target, fingerprint)
 	);`,
-		postgres: `CREATE TABLE runs (
-		id BIGSERIAL PRIMARY KEY,
-		started TEXT NOT NULL,
-		finished TEXT,
-		complete BOOLEAN NOT NULL DEFAULT FALSE,
-		targets INTEGER NOT NULL
-	);
-	CREATE TABLE results (
-		run BIGINT NOT NULL REFERENCES runs(id),
-		target TEXT NOT NULL,
-		error TEXT NOT NULL DEFAULT '',
-		verdict TEXT NOT NULL DEFAULT '',
-		gate_passed BOOLEAN NOT NULL DEFAULT FALSE,
-		duration_ms BIGINT NOT NULL DEFAULT 0,
-		PRIMARY KEY (run, target)
-	);
-	CREATE TABLE properties (
-		run BIGINT NOT NULL,
-		target TEXT NOT NULL,
-		property TEXT NOT NULL,
-		status TEXT NOT NULL,
-		score INTEGER NOT NULL,
-		PRIMARY KEY (run, target, property)
-	);
-	CREATE TABLE findings (
-		run BIGINT NOT NULL,
-		target TEXT NOT NULL,
-		fingerprint TEXT NOT NULL,
-		rule TEXT NOT NULL,
-		severity TEXT NOT NULL,
-		property TEXT NOT NULL,
-		category TEXT NOT NULL,
-		file TEXT NOT NULL,
-		line INTEGER NOT NULL,
-		message TEXT NOT NULL,
-		suppressed BOOLEAN NOT NULL,
-		PRIMARY KEY (run, target, fingerprint)
-	);`},
 	// Runs that many processes share (the shards of one run, a rerun that
 	// completes an interrupted one): a name to join by, the inventory's
 	// digest and the shard count every joining process must agree on.
-	{both: `ALTER TABLE runs ADD COLUMN name TEXT;
+	`ALTER TABLE runs ADD COLUMN name TEXT;
 	CREATE UNIQUE INDEX runs_name ON runs (name);
 	ALTER TABLE runs ADD COLUMN inventory TEXT NOT NULL DEFAULT '';
-	ALTER TABLE runs ADD COLUMN shards INTEGER NOT NULL DEFAULT 1;`},
+	ALTER TABLE runs ADD COLUMN shards INTEGER NOT NULL DEFAULT 1;`,
 	// The commit a git target was audited at.
-	{both: `ALTER TABLE results ADD COLUMN revision TEXT NOT NULL DEFAULT '';`},
+	`ALTER TABLE results ADD COLUMN revision TEXT NOT NULL DEFAULT '';`,
 	// Where a result came from: audited by the run, or ingested, the
 	// sandbox's report of itself.
-	{both: `ALTER TABLE results ADD COLUMN source TEXT NOT NULL DEFAULT 'audit';`},
+	`ALTER TABLE results ADD COLUMN source TEXT NOT NULL DEFAULT 'audit';`,
 	// A run's targets as the process that started it listed them: a
 	// process joining later (a shard, a resume) whose listing of an
 	// organisation differs audits the run's list.
-	{sqlite: `CREATE TABLE run_targets (run INTEGER NOT NULL, target TEXT NOT NULL, PRIMARY KEY (run, target));`,
-		postgres: `CREATE TABLE run_targets (run BIGINT NOT NULL, target TEXT NOT NULL, PRIMARY KEY (run, target));`},
+	`CREATE TABLE run_targets (run $BIG NOT NULL, target TEXT NOT NULL, PRIMARY KEY (run, target));`,
 	// What a target's audit could not read (its errors[]: file, kind,
 	// redacted message) and whether its gate was left incomplete (strict):
 	// what was not read is never silently passed over.
-	{sqlite: `ALTER TABLE results ADD COLUMN incomplete INTEGER NOT NULL DEFAULT 0;
+	`ALTER TABLE results ADD COLUMN incomplete $BOOL NOT NULL DEFAULT $FALSE;
 	CREATE TABLE unread (
-		run INTEGER NOT NULL,
+		run $BIG NOT NULL,
 		target TEXT NOT NULL,
 		n INTEGER NOT NULL,
 		file TEXT NOT NULL,
@@ -157,17 +106,14 @@ var migrations = []migration{
 		message TEXT NOT NULL,
 		PRIMARY KEY (run, target, n)
 	);`,
-		postgres: `ALTER TABLE results ADD COLUMN incomplete BOOLEAN NOT NULL DEFAULT FALSE;
-	CREATE TABLE unread (
-		run BIGINT NOT NULL,
-		target TEXT NOT NULL,
-		n INTEGER NOT NULL,
-		file TEXT NOT NULL,
-		line INTEGER NOT NULL,
-		kind TEXT NOT NULL,
-		message TEXT NOT NULL,
-		PRIMARY KEY (run, target, n)
-	);`},
+}
+
+// dialect writes a migration for SQLite or PostgreSQL.
+func dialect(m string, pg bool) string {
+	if pg {
+		return strings.NewReplacer("$ID", "BIGSERIAL PRIMARY KEY", "$BIG", "BIGINT", "$BOOL", "BOOLEAN", "$FALSE", "FALSE").Replace(m)
+	}
+	return strings.NewReplacer("$ID", "INTEGER PRIMARY KEY", "$BIG", "INTEGER", "$BOOL", "INTEGER", "$FALSE", "0").Replace(m)
 }
 
 // Result sources.
@@ -324,7 +270,7 @@ func (s *Store) migrateOne(ctx context.Context) (done bool, err error) {
 	if v == len(migrations) {
 		return true, tx.Commit()
 	}
-	if _, err := tx.ExecContext(ctx, migrations[v].text(s.pg)); err != nil {
+	if _, err := tx.ExecContext(ctx, dialect(migrations[v], s.pg)); err != nil {
 		return false, fmt.Errorf("migration %d: %w", v+1, err)
 	}
 	if s.pg {
