@@ -182,6 +182,15 @@ type reader struct {
 	errs       []model.Error
 }
 
+// newReader is a reader of opt's repository, located at github/OWNER/REPO
+// (its location even when the client cannot be made).
+func newReader(opt Options) (*reader, error) {
+	r := &reader{owner: opt.Owner, rep: opt.Repo, loc: model.Loc{File: "github/" + opt.Owner + "/" + opt.Repo, Line: 1}}
+	c, err := newClient(opt)
+	r.c = c
+	return r, err
+}
+
 // unread records a fact the token could not read.
 func (r *reader) unread(kind, fact, permission string, err error) {
 	r.errs = append(r.errs, model.Error{File: r.loc.File, Line: 1, Kind: kind,
@@ -261,11 +270,11 @@ func safely[T any](call func() (T, *gh.Response, error)) (v T, resp *gh.Response
 // repository itself cannot be read; every other fact that cannot be read
 // is an errors[] entry.
 func Collect(ctx context.Context, opt Options) (*model.Repository, []model.Error, error) {
-	c, err := newClient(opt)
+	r, err := newReader(opt)
 	if err != nil {
 		return nil, nil, err
 	}
-	r := &reader{c: c, owner: opt.Owner, rep: opt.Repo, loc: model.Loc{File: "github/" + opt.Owner + "/" + opt.Repo, Line: 1}}
+	c := r.c
 	repo := &gh.Repository{}
 	if k := opt.Known; k != nil && k.DefaultBranch != "" {
 		repo.DefaultBranch, repo.Private = &k.DefaultBranch, &k.Private
@@ -490,11 +499,10 @@ func (r *reader) copilot(ctx context.Context) *model.CopilotEnvironment {
 // GitHub does not have (404) is created on the job's first run, with no
 // rules. One the token cannot read is an errors[] entry and missing.
 func Environments(ctx context.Context, opt Options, names []string) (map[string]model.EnvironmentRules, []model.Error) {
-	c, err := newClient(opt)
+	r, err := newReader(opt)
 	if err != nil {
-		return nil, []model.Error{{File: "github/" + opt.Owner + "/" + opt.Repo, Line: 1, Kind: KindReview, Message: "github: environments not read: " + why(err)}}
+		return nil, []model.Error{{File: r.loc.File, Line: 1, Kind: KindReview, Message: "github: environments not read: " + why(err)}}
 	}
-	r := &reader{c: c, owner: opt.Owner, rep: opt.Repo, loc: model.Loc{File: "github/" + opt.Owner + "/" + opt.Repo, Line: 1}}
 	out := map[string]model.EnvironmentRules{}
 	for _, name := range names {
 		if ctx.Err() != nil {
