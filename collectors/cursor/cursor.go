@@ -40,6 +40,12 @@ func (*Collector) Match(p string) bool {
 	return false
 }
 
+// cliKeys are the keys of the Cursor CLI's permission file, per object.
+var cliKeys = map[string]map[string]bool{
+	"":            {"$schema": true, "version": true, "permissions": true},
+	"permissions": {"allow": true, "deny": true},
+}
+
 // knownKeys are the keys of Cursor's sandbox.json reference, per object.
 var knownKeys = map[string]map[string]bool{
 	"": {"$schema": true, "type": true, "additionalReadwritePaths": true, "additionalReadonlyPaths": true,
@@ -88,29 +94,39 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 			a.AllowedDomains = append(a.AllowedDomains, model.Str{Value: e.Str, Loc: loc(e.Line)})
 		}
 	}
-	// Levels in a fixed order: ranging over a map gave unknown keys of one
-	// line in a different order from run to run.
-	for _, lv := range []struct {
-		level string
-		known *jsonpos.Value
-	}{{"", root}, {"networkPolicy", np}} {
-		level, known := lv.level, lv.known
-		if known == nil || known.Kind != jsonpos.Object {
+	a.UnknownKeys = unknownKeys(knownKeys, []level{{"", root}, {"networkPolicy", np}}, loc)
+	doc.Agents = append(doc.Agents, a)
+	return nil
+}
+
+// level is an object of the file whose keys are checked, by its dotted
+// path ("" for the top).
+type level struct {
+	name string
+	v    *jsonpos.Value
+}
+
+// unknownKeys lists, by dotted path, the keys of each level that known
+// does not hold for it. Levels go in a fixed order: ranging over a map
+// gave unknown keys of one line in a different order from run to run.
+func unknownKeys(known map[string]map[string]bool, levels []level, loc func(int) model.Loc) []model.Str {
+	var out []model.Str
+	for _, lv := range levels {
+		if lv.v == nil || lv.v.Kind != jsonpos.Object {
 			continue
 		}
-		for _, m := range known.Members {
-			if !knownKeys[level][m.Key] {
+		for _, m := range lv.v.Members {
+			if !known[lv.name][m.Key] {
 				name := m.Key
-				if level != "" {
-					name = level + "." + name
+				if lv.name != "" {
+					name = lv.name + "." + name
 				}
-				a.UnknownKeys = append(a.UnknownKeys, model.Str{Value: name, Loc: loc(m.Line)})
+				out = append(out, model.Str{Value: name, Loc: loc(m.Line)})
 			}
 		}
 	}
-	sortByLine(a.UnknownKeys)
-	doc.Agents = append(doc.Agents, a)
-	return nil
+	sortByLine(out)
+	return out
 }
 
 // homeLike reports a path inside a home directory of a scanned root
@@ -143,22 +159,14 @@ func cliPermissions(p string, root *jsonpos.Value, a *model.Agent, doc *model.Do
 	if perms != nil && perms.Kind != jsonpos.Object {
 		return &collectors.ParseError{Line: perms.Line, Err: fmt.Errorf("read %s: permissions: want an object, got %s", path.Base(p), perms.Kind)}
 	}
+	// A project's cli.json holds permissions only (and the file's
+	// version); the user's cli-config.json holds every CLI setting, of
+	// which only the permissions are read.
+	levels := []level{{"permissions", perms}}
 	if path.Base(p) == "cli.json" {
-		// A project's cli.json holds permissions only (and the file's
-		// version).
-		for _, m := range root.Members {
-			if m.Key != "permissions" && m.Key != "version" && m.Key != "$schema" {
-				a.UnknownKeys = append(a.UnknownKeys, model.Str{Value: m.Key, Loc: loc(m.Line)})
-			}
-		}
+		levels = []level{{"", root}, {"permissions", perms}}
 	}
-	if perms != nil {
-		for _, m := range perms.Members {
-			if m.Key != "allow" && m.Key != "deny" {
-				a.UnknownKeys = append(a.UnknownKeys, model.Str{Value: "permissions." + m.Key, Loc: loc(m.Line)})
-			}
-		}
-	}
+	a.UnknownKeys = unknownKeys(cliKeys, levels, loc)
 	for _, l := range []struct {
 		key string
 		to  *[]model.Str
