@@ -38,7 +38,8 @@ var agentNameHints = []struct{ hint, tool string }{
 }
 
 // workflowNameHints name the agent a reusable workflow or an action in a
-// directory runs by its file or directory name.
+// directory runs by its file or directory name, as whole words. "cursor"
+// alone names database and pagination cursors too.
 var workflowNameHints = []struct{ hint, tool string }{
 	{"claude", "claude-code"},
 	{"codex", "codex"},
@@ -46,7 +47,8 @@ var workflowNameHints = []struct{ hint, tool string }{
 	{"openhands", "openhands"},
 	{"opencode", "opencode"},
 	{"aider", "aider"},
-	{"cursor", "cursor"},
+	{"cursor-agent", "cursor"},
+	{"cursor-cli", "cursor"},
 }
 
 // agentAction returns the agent an action runs, or "".
@@ -74,22 +76,19 @@ func agentAction(name string) string {
 		return ""
 	}
 	if len(parts) == 3 {
-		// Another repository's reusable workflow named for an agent, by
-		// its file or its repository (acme/shared/.github/workflows/
-		// claude-review.yml, acme/claude-review/.github/workflows/pr.yml):
-		// an organisation's agent job, shared by every repository that
-		// calls it. Or an action in a directory of another repository
-		// named for an agent (acme/ci/actions/claude).
-		base := path.Base(parts[2])
+		// An action in a directory of another repository named for an
+		// agent (acme/ci/actions/claude), or another repository's
+		// reusable workflow named for one by its file or its repository
+		// (acme/shared/.github/workflows/claude-review.yml,
+		// acme/claude-review/.github/workflows/pr.yml): an organisation's
+		// agent job, shared by every repository that calls it.
+		if tool := nameHint(path.Base(parts[2])); tool != "" {
+			return tool
+		}
 		if strings.HasPrefix(parts[2], ".github/workflows/") {
-			if tool := nameHint(base); tool != "" {
-				return tool
-			}
 			if tool := nameHint(parts[1]); tool != "" {
 				return tool
 			}
-		} else if tool := nameHint(base); tool != "" {
-			return tool
 		}
 	}
 	for _, h := range agentNameHints {
@@ -118,22 +117,13 @@ func hasWords(ws, seq []string) bool {
 }
 
 // nameHint is the agent a file or directory name is named for, or "": a
-// hint must be a whole word of the name (claude-review, gemini_triage.yml),
-// not a part of one (precursor, raider); "cursor" alone names database and
-// pagination cursors too, so it counts only as cursor-agent or cursor-cli.
+// hint must be whole words of the name (claude-review, gemini_triage.yml),
+// not a part of one (precursor, raider).
 func nameHint(name string) string {
 	ws := words(name)
-	for i, w := range ws {
-		if w == "cursor" {
-			if i+1 < len(ws) && (ws[i+1] == "agent" || ws[i+1] == "cli") {
-				return "cursor"
-			}
-			continue
-		}
-		for _, h := range workflowNameHints {
-			if w == h.hint {
-				return h.tool
-			}
+	for _, h := range workflowNameHints {
+		if hasWords(ws, words(h.hint)) {
+			return h.tool
 		}
 	}
 	return ""
