@@ -12,8 +12,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -506,25 +506,16 @@ func repositoryFacts(d *model.Document) int {
 }
 
 // settingsAgents counts the agents whose settings files were read and
-// speak to the property: for the network, the agent's own sandbox; for
-// review, its approval and permission rules. An agent a workflow step
-// starts is not counted (its workflow is): its runner's egress is not in
-// the file, so it must not make Constrained network pass. Cursor keeps the
-// two apart: sandbox.json holds the sandbox and its network policy, the
-// CLI's cli.json only permission rules.
+// speak to the property (Agent.Speaks: for the network, the agent's own
+// sandbox; for review, its approval and permission rules). An agent a
+// workflow step starts is not counted (its workflow is): its runner's
+// egress is not in the file, so it must not make Constrained network pass.
 func settingsAgents(d *model.Document, property string) int {
 	n := 0
 	for _, a := range d.Agents {
-		if a.Scope == "workflow" {
-			continue
+		if a.Scope != "workflow" && (len(a.Speaks) == 0 || slices.Contains(a.Speaks, property)) {
+			n++
 		}
-		if a.Tool == "cursor" {
-			sandbox := path.Base(a.File) == "sandbox.json"
-			if sandbox != (property == "network") {
-				continue
-			}
-		}
-		n++
 	}
 	return n
 }

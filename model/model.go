@@ -497,6 +497,10 @@ type Agent struct {
 	// none is (every tool is there); set with no Tools, no built-in tool is.
 	Tools    []Str `json:"tools"`
 	ToolList *Loc  `json:"tool_list,omitempty"`
+	// Speaks lists the properties the settings file is evidence for when
+	// the format splits them over files (Cursor: sandbox.json the
+	// network, the CLI's cli.json review); empty: network and review.
+	Speaks []string `json:"speaks,omitempty"`
 }
 
 // MCPServer is one MCP server entry from any MCP config.

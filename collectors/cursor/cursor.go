@@ -72,6 +72,7 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 		a.Scope = "user"
 	}
 	if path.Base(p) != "sandbox.json" {
+		a.Speaks = []string{"review"}
 		if err := cliPermissions(p, root, &a, doc); err != nil {
 			return err
 		}
@@ -95,6 +96,7 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 		}
 	}
 	a.UnknownKeys = unknownKeys(knownKeys, []level{{"", root}, {"networkPolicy", np}}, loc)
+	a.Speaks = []string{"network"}
 	doc.Agents = append(doc.Agents, a)
 	return nil
 }

@@ -40,6 +40,7 @@ func TestFixtures(t *testing.T) {
 				NetworkDefault: &model.Str{Value: "allow", Loc: at(4)},
 				NetworkAccess:  &model.Bool{Value: true, Loc: at(4)},
 				UnknownKeys:    []model.Str{{Value: "allowGitWrites", Loc: at(6)}},
+				Speaks:         []string{"network"},
 			}
 		}},
 		{"hardened", func(at func(int) model.Loc) model.Agent {
@@ -49,6 +50,7 @@ func TestFixtures(t *testing.T) {
 				SandboxEnabled: &model.Bool{Value: true, Loc: at(2)},
 				NetworkDefault: &model.Str{Value: "deny", Loc: at(5)},
 				AllowedDomains: []model.Str{{Value: "github.com", Loc: at(6)}, {Value: "registry.npmjs.org", Loc: at(6)}},
+				Speaks:         []string{"network"},
 			}
 		}},
 	}
