@@ -187,7 +187,7 @@ func active(fs []rules.Finding) (act, suppressed []rules.Finding) {
 // speak for no property.
 func notes(fs []rules.Finding) (findings, notes []rules.Finding) {
 	for _, f := range fs {
-		if f.Category == "platform" {
+		if f.Category == rules.NoteCategory {
 			notes = append(notes, f)
 		} else {
 			findings = append(findings, f)

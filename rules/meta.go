@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -39,6 +40,13 @@ var Properties = []string{"disposable", "network", "credentials", "review"}
 
 // Severities from most to least severe.
 var Severities = []string{"critical", "high", "medium", "low", "info"}
+
+// Categories are a rule's categories; a note on a workload that is not the
+// agent's sandbox has NoteCategory (lib.sa.note).
+var Categories = []string{"posture", "dependencies"}
+
+// NoteCategory is the category of a note (rules/lib/sa.rego).
+const NoteCategory = "platform"
 
 // SeverityRank orders severities: critical 4 … info 0, unknown -1.
 func SeverityRank(s string) int {
@@ -120,7 +128,7 @@ func metaOf(m *ast.Module, file string) (Meta, error) {
 	if md.DefaultMode != "enforced" && md.DefaultMode != "disabled" {
 		return md, fmt.Errorf("%s: custom.default_mode %q must be enforced or disabled", file, md.DefaultMode)
 	}
-	if md.Category != "posture" && md.Category != "dependencies" {
+	if !slices.Contains(Categories, md.Category) {
 		return md, fmt.Errorf("%s: custom.category %q must be posture or dependencies", file, md.Category)
 	}
 	return md, nil

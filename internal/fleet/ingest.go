@@ -100,9 +100,6 @@ func Ingest(ctx context.Context, files []string, st *Store, opt Options) (Summar
 // knownStatuses are the statuses a property can have.
 var knownStatuses = map[string]bool{"pass": true, "fail": true, "unknown": true}
 
-// knownCategories are the categories a finding can have: a rule's
-// (rules.Meta: posture or dependencies) or a note's (platform, rules/lib).
-var knownCategories = map[string]bool{"posture": true, "dependencies": true, "platform": true}
 
 // fingerprintForm is policies.Fingerprint's: 8 bytes of SHA-256 in
 // lowercase hex, -N for the Nth alike in one file. Nothing else is one,
@@ -171,7 +168,7 @@ func parseReport(name string, b []byte) (*reports.Report, error) {
 			bad = "an unknown severity"
 		case !slices.Contains(rules.Properties, f.Property):
 			bad = "an unknown property"
-		case !knownCategories[f.Category]:
+		case !slices.Contains(rules.Categories, f.Category) && f.Category != rules.NoteCategory:
 			bad = "an unknown category"
 		case !rules.ValidID(f.RuleID) || secrets.Redact(f.RuleID) != f.RuleID:
 			bad = "a rule_id that is none"

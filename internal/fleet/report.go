@@ -300,7 +300,7 @@ func (r *Report) Regressed() bool {
 func active(fs []Finding) []Finding {
 	var out []Finding
 	for _, f := range fs {
-		if !f.Suppressed && f.Category != "platform" {
+		if !f.Suppressed && f.Category != rules.NoteCategory {
 			out = append(out, f)
 		}
 	}
