@@ -100,7 +100,6 @@ func Ingest(ctx context.Context, files []string, st *Store, opt Options) (Summar
 // knownStatuses are the statuses a property can have.
 var knownStatuses = map[string]bool{"pass": true, "fail": true, "unknown": true}
 
-
 // fingerprintForm is policies.Fingerprint's: 8 bytes of SHA-256 in
 // lowercase hex, -N for the Nth alike in one file. Nothing else is one,
 // so a report cannot store any other text as a fingerprint.
