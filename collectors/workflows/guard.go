@@ -48,36 +48,75 @@ var (
 )
 
 // misdirected reports a branch that starts the agent on a comment's or a
-// review's text but checks only the association of the issue's or pull
-// request's author: an outsider's comment on a member's issue passes. It
-// returns whose association is checked and who writes the text; "" when
-// the branch checks the writer (or names the actor).
+// review's text but lets the association of the issue's or pull request's
+// author stand for the writer's: it checks only that one, or ORs it with
+// the writer's (issue.author_association == 'OWNER' ||
+// comment.author_association == 'OWNER'), so an outsider's comment on a
+// member's issue passes. It returns whose association is checked and who
+// writes the text; "" when the branch checks the writer (or names the
+// actor).
 func misdirected(b string) (checked, writer string) {
 	if identityRE.MatchString(b) {
 		return "", ""
 	}
-	assoc := map[string]bool{}
-	for _, m := range assocRE.FindAllStringSubmatch(b, -1) {
-		assoc[m[1]] = true
-	}
-	texts := map[string]bool{}
-	for _, m := range textRE.FindAllStringSubmatch(b, -1) {
-		texts[m[1]] = true
-	}
+	texts := objects(textRE, b)
 	for _, w := range []string{"comment", "review"} {
-		if texts[w] {
+		if !texts[w] {
+			continue
+		}
+		// The branch as a whole, then each alternative of an OR inside it
+		// with the rest of the branch around it.
+		alts := []string{b}
+		for _, g := range groups(b) {
+			if or := topLevelOr(b[g[0]+1 : g[1]]); len(or) > 1 && !objects(assocRE, b[:g[0]]+b[g[1]+1:])[w] {
+				alts = append(alts, or...)
+			}
+		}
+		for _, alt := range alts {
+			assoc := objects(assocRE, alt)
 			if assoc[w] {
-				return "", ""
+				continue
 			}
 			for _, other := range []string{"issue", "pull_request"} {
 				if assoc[other] {
 					return "the " + strings.ReplaceAll(other, "_", " ") + " author's author_association", "the " + w + "'s author"
 				}
 			}
-			return "", ""
 		}
+		return "", ""
 	}
 	return "", ""
+}
+
+// objects are the event objects (comment, review, issue, pull_request)
+// re's first group names in s.
+func objects(re *regexp.Regexp, s string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range re.FindAllStringSubmatch(s, -1) {
+		out[m[1]] = true
+	}
+	return out
+}
+
+// groups are the [open, close] offsets of every pair of parentheses in
+// expr outside quoted strings.
+func groups(expr string) [][2]int {
+	var out [][2]int
+	var open []int
+	inQuote := false
+	for i := 0; i < len(expr); i++ {
+		switch ch := expr[i]; {
+		case ch == '\'':
+			inQuote = !inQuote
+		case inQuote:
+		case ch == '(':
+			open = append(open, i)
+		case ch == ')' && len(open) > 0:
+			out = append(out, [2]int{open[len(open)-1], i})
+			open = open[:len(open)-1]
+		}
+	}
+	return out
 }
 
 // orBranches are the top-level || branches of an if: condition, its ${{ }}

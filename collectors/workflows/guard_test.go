@@ -79,6 +79,10 @@ func TestGuardMisdirected(t *testing.T) {
 		{"commenter checked", `contains(github.event.comment.body, '@claude') && github.event.comment.author_association == 'OWNER' && github.event.issue.author_association == 'OWNER'`, ""},
 		{"actor named", `contains(github.event.comment.body, '@claude') && github.event.issue.author_association == 'OWNER' && github.actor == 'alice'`, ""},
 		{"issue text, issue author", `contains(github.event.issue.body, '@claude') && github.event.issue.author_association == 'OWNER'`, ""},
+		{"issue author ORed with the commenter", `contains(github.event.comment.body, '@bot') && (github.event.issue.author_association == 'OWNER' || github.event.comment.author_association == 'OWNER' || github.event.review.author_association == 'OWNER')`,
+			"the issue author's author_association checked, the comment's author triggers"},
+		{"commenter checked outside an OR of issue authors", `github.event.comment.author_association == 'OWNER' && contains(github.event.comment.body, '@bot') && (github.event.issue.author_association == 'OWNER' || github.event.issue.author_association == 'MEMBER')`, ""},
+		{"an OR of the commenter's associations", `contains(github.event.comment.body, '@bot') && (github.event.comment.author_association == 'OWNER' || github.event.comment.author_association == 'MEMBER')`, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var doc model.Document
