@@ -4,6 +4,10 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/agentcli"
 )
 
 // agentActions are actions (and reusable workflows) that run a coding agent,
@@ -35,6 +39,7 @@ var agentNameHints = []struct{ hint, tool string }{
 	{"aider", "aider"},
 	{"openhands", "openhands"},
 	{"opencode", "opencode"},
+	{"kodelet", "kodelet"},
 }
 
 // workflowNameHints name the agent a reusable workflow or an action in a
@@ -192,6 +197,30 @@ func stepAgent(name string, with, env map[string]bool) string {
 	for _, a := range wrapperAgentInputs {
 		if has(env, a.input) {
 			return a.tool
+		}
+	}
+	return ""
+}
+
+// agentSelectors are inputs by which an action that runs one of several
+// agents is told which (agent: claude, coding-agent: codex); compared
+// without case and with - as _.
+var agentSelectors = map[string]bool{"agent": true, "agent_type": true, "coding_agent": true, "agent_cli": true, "cli": true}
+
+// selectedAgent is the agent a step's selector input names, or "": the
+// value must be an agent CLI's name (claude, claude-code, codex, gemini…),
+// written out, not an expression.
+func selectedAgent(with *yaml.Node) string {
+	for _, kv := range pairs(with) {
+		if !agentSelectors[strings.ReplaceAll(strings.ToLower(kv[0].Value), "-", "_")] || kv[1].Kind != yaml.ScalarNode {
+			continue
+		}
+		v := strings.ToLower(strings.TrimSpace(kv[1].Value))
+		if v == "claude-code" {
+			return "claude-code"
+		}
+		if tool, ok := agentcli.CLIs[v]; ok {
+			return tool
 		}
 	}
 	return ""

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
@@ -219,6 +220,7 @@ func TestWrapperAction(t *testing.T) {
 		// a remote action's steps inherit its step's variables
 		{"my-org/ai-summary", []string{"env:CLAUDE_CODE_OAUTH_TOKEN"}, "claude-code"},
 		{"my-org/ai-summary", []string{"env:ANTHROPIC_API_KEY"}, ""},
+		{"jingkaihe/kodelet-action", []string{"anthropic-api-key"}, "kodelet"},
 	} {
 		with, env := map[string]bool{}, map[string]bool{}
 		for _, w := range tt.with {
@@ -231,6 +233,34 @@ func TestWrapperAction(t *testing.T) {
 		if got := stepAgent(tt.uses, with, env); got != tt.agent {
 			t.Errorf("%s with %v: agent %q, want %q", tt.uses, tt.with, got, tt.agent)
 		}
+	}
+}
+
+// TestSelectedAgent: an action that runs one of several agents is told
+// which by an input; only an agent's name written out selects one.
+func TestSelectedAgent(t *testing.T) {
+	for _, tt := range []struct{ with, want string }{
+		{"agent: claude", "claude-code"},
+		{"Agent-Type: Codex", "codex"},
+		{"coding_agent: claude-code", "claude-code"},
+		{"agent: gemini", "gemini"},
+		{"agent: ${{ inputs.agent }}", ""},
+		{"agent: build-bot", ""},
+		{"model: claude", ""},
+		{"agent:\n  - claude", ""},
+	} {
+		var n yaml.Node
+		if err := yaml.Unmarshal([]byte(tt.with), &n); err != nil {
+			t.Fatal(err)
+		}
+		if got := selectedAgent(n.Content[0]); got != tt.want {
+			t.Errorf("%q: agent %q, want %q", tt.with, got, tt.want)
+		}
+	}
+	// End to end: the step is an agent step.
+	j := oneJob(t, "on: push\njobs:\n  a:\n    steps:\n      - uses: acme/review-action@v1\n        with:\n          agent: claude\n")
+	if len(j.AgentSteps) != 1 || j.AgentSteps[0].Tool != "claude-code" {
+		t.Errorf("agent steps = %+v, want the selector step as claude-code", j.AgentSteps)
 	}
 }
 

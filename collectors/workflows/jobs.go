@@ -39,6 +39,7 @@ func (c *collector) job(id, body *yaml.Node, wfPerms *model.Permissions, copilot
 	label := fmt.Sprintf("workflow %q job %q", c.workflow, j.ID)
 	jobEnv := get(body, "env")
 	c.jobEnv = jobEnv
+	c.installed = nil
 	j.Env = append(j.Env, c.wfEnvVars...)
 	j.Env = append(j.Env, c.env(jobEnv, ctx)...)
 	j.Container = c.container(body)

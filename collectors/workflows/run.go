@@ -38,6 +38,12 @@ func (c *collector) runScript(run *yaml.Node, j *model.Job) {
 		for _, cmd := range agentcli.Split(logical) {
 			c.command(cmd, line, j)
 		}
+		for exe, tool := range agentcli.Installs(logical) {
+			if c.installed == nil {
+				c.installed = map[string]string{}
+			}
+			c.installed[exe] = tool
+		}
 	}
 }
 
@@ -48,7 +54,7 @@ func (c *collector) command(words []string, line int, j *model.Job) {
 	}
 	text := secrets.Redact(strings.Join(words, " "))
 	loc := c.loc(line)
-	if tool, args := agentcli.Command(words); tool != "" {
+	if tool, args := agentcli.CommandWith(words, c.installed); tool != "" {
 		st := model.AgentStep{Tool: tool, Run: text, Loc: loc, Inputs: map[string]model.Str{}}
 		if len(args) > 0 {
 			hidden, _ := secrets.HideArgs(args)

@@ -40,6 +40,9 @@ func (c *collector) step(s *yaml.Node, j *model.Job, ctx string, agentIDs map[st
 		name := actionName(uses.Value)
 		with := get(s, "with")
 		tool := stepAgent(name, inputNames(with), inputNames(get(s, "env")))
+		if tool == "" {
+			tool = selectedAgent(with)
+		}
 		switch {
 		case tool != "":
 			j.AgentSteps = append(j.AgentSteps, c.agentStep(k, uses, with, tool, ctx))

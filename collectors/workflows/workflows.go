@@ -202,6 +202,9 @@ type collector struct {
 	// cliWords holds, by line, the arguments of an agent CLI started in a
 	// run: step.
 	cliWords map[int][]string
+	// installed are the agent CLIs an earlier run: step of the job being
+	// read installed under a name of their own (agentcli.Installs).
+	installed map[string]string
 	// jobOutputs are, by job id, the outputs of the workflow's jobs that
 	// pass on what an agent step wrote.
 	jobOutputs map[string]map[string]bool

@@ -220,6 +220,48 @@ func marker(name, value string) string {
 
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
+// Cursor's installer puts its CLI on the PATH as "agent": a step of the
+// job that runs it makes "agent" the Cursor CLI in the steps after it, and
+// only in that job.
+func TestInstalledAgentName(t *testing.T) {
+	install := "      - run: curl https://cursor.com/install -fsS | bash\n"
+	run := "      - run: agent -p 'review' --force --output-format=text\n"
+	tests := []struct {
+		name, src string
+		steps     int // agent steps of job a
+	}{
+		{"installed", "on: push\njobs:\n  a:\n    steps:\n" + install + run, 1},
+		{"not installed", "on: push\njobs:\n  a:\n    steps:\n" + run, 0},
+		{"installed by another job", "on: push\njobs:\n  a:\n    steps:\n" + run + "  b:\n    steps:\n" + install, 0},
+		{"agent login is not a run", "on: push\njobs:\n  a:\n    steps:\n" + install + "      - run: agent login\n", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := collect(t, tt.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var steps []model.AgentStep
+			for _, w := range doc.Workflows {
+				for _, j := range w.Jobs {
+					steps = append(steps, j.AgentSteps...)
+				}
+			}
+			if len(steps) != tt.steps {
+				t.Fatalf("agent steps = %+v, want %d", steps, tt.steps)
+			}
+			if tt.steps == 1 {
+				if st := steps[0]; st.Tool != "cursor" {
+					t.Errorf("tool = %q, want cursor", st.Tool)
+				}
+				if len(doc.Agents) != 1 || viewAgent(doc.Agents[0]).Approval != "bypass" {
+					t.Errorf("agents = %+v, want cursor with --force (bypass)", doc.Agents)
+				}
+			}
+		})
+	}
+}
+
 func TestBlockScalarLines(t *testing.T) {
 	src := "on: push\njobs:\n  a:\n    steps:\n      - run: |\n          set -e\n          codex exec \\\n            --full-auto hi\n          git push\n"
 	j := oneJob(t, src)

@@ -35,7 +35,12 @@ var wrappers = map[string]bool{"sudo": true, "exec": true, "env": true, "time": 
 
 // Command recognises an agent CLI invocation in one simple command (its
 // words) and returns the tool and its arguments; "" when it runs none.
-func Command(words []string) (string, []string) {
+func Command(words []string) (string, []string) { return CommandWith(words, nil) }
+
+// CommandWith is Command with more executable names: those a script
+// installed before it (Cursor's installer puts its CLI on the PATH as
+// "agent", a name too common to take alone).
+func CommandWith(words []string, more map[string]string) (string, []string) {
 	i := ExeIndex(words)
 	if i < 0 {
 		return "", nil
@@ -59,12 +64,24 @@ func Command(words []string) (string, []string) {
 	}
 	tool, ok := CLIs[base]
 	if !ok {
-		return "", nil
+		if tool, ok = more[base]; !ok {
+			return "", nil
+		}
 	}
 	if len(rest) > 0 && notRuns[rest[0]] {
 		return "", nil
 	}
 	return tool, rest
+}
+
+// Installs returns the executables a command line installs under a
+// name CLIs does not hold, with the agent each runs: Cursor's installer
+// (curl https://cursor.com/install | bash) adds "agent".
+func Installs(line string) map[string]string {
+	if strings.Contains(line, "cursor.com/install") {
+		return map[string]string{"agent": "cursor"}
+	}
+	return nil
 }
 
 // ExeIndex returns the index of the executable of a simple command, past
