@@ -87,11 +87,13 @@ func SensitiveName(name string) bool {
 }
 
 // settingWords end a name that says which thing to use, not how to get in
-// (CUSTOM_MODEL, GCP_PROJECT, AZURE_SUBSCRIPTION).
+// (CUSTOM_MODEL, GCP_PROJECT, AZURE_SUBSCRIPTION, the cloud role an OIDC
+// login assumes: AWS_ROLE_ARN, AWS_ROLE_TO_ASSUME).
 var settingWords = map[string]bool{
 	"model": true, "models": true, "project": true, "org": true, "organization": true, "account": true,
 	"tenant": true, "subscription": true, "repo": true, "repository": true, "bucket": true, "zone": true,
 	"cluster": true, "namespace": true, "channel": true, "team": true, "workspace": true,
+	"role": true, "arn": true,
 }
 
 // DescribesSetting reports whether a secret's name says it holds a setting
@@ -102,6 +104,9 @@ var settingWords = map[string]bool{
 // SENTRY_DSN), whose value is the credential, is not a setting.
 func DescribesSetting(name string) bool {
 	ws := nameWords(name)
+	if n := len(ws); n > 2 && ws[n-2] == "to" && ws[n-1] == "assume" {
+		ws = ws[:n-2] // AWS_ROLE_TO_ASSUME names a role, as AWS_ROLE_ARN does
+	}
 	if len(ws) == 0 {
 		return false
 	}

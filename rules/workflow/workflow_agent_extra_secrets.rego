@@ -13,7 +13,7 @@
 #   the recommended practice — does not reach the agent, nor does anything a
 #   later step does; the Copilot coding agent ignores the setup job's env. Nor
 #   is a secret whose name says it holds a setting (CUSTOM_MODEL, an API base
-#   URL, a cloud project or identity provider id), kept secret without being a
+#   URL, a cloud project, role or identity provider id), kept secret without being a
 #   credential. A
 #   checkout token left in .git/config is reported by
 #   workflow-checkout-persists-credentials, a GitHub token by
