@@ -122,7 +122,7 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 	var pending []pendingAgent
 	for i := 0; i+1 < len(jobs.Content) && c.scan.err == nil; i += 2 {
 		id, body := jobs.Content[i], resolve(jobs.Content[i+1])
-		if body.Kind != yaml.MappingNode {
+		if body.Kind != yaml.MappingNode || neverRuns(body) {
 			continue
 		}
 		copilot := wf.CopilotSetup && id.Value == "copilot-setup-steps"
@@ -208,6 +208,22 @@ type collector struct {
 	// jobOutputs are, by job id, the outputs of the workflow's jobs that
 	// pass on what an agent step wrote.
 	jobOutputs map[string]map[string]bool
+}
+
+// neverRuns reports a job switched off by a literal false condition
+// (if: false, if: ${{ false }}): GitHub skips it, so it runs nothing.
+func neverRuns(body *yaml.Node) bool {
+	cond := get(body, "if")
+	if cond == nil || cond.Kind != yaml.ScalarNode {
+		return false
+	}
+	v := strings.TrimSpace(cond.Value)
+	if inner, ok := strings.CutPrefix(v, "${{"); ok {
+		if inner, ok = strings.CutSuffix(inner, "}}"); ok {
+			v = strings.TrimSpace(inner)
+		}
+	}
+	return v == "false"
 }
 
 func (c *collector) loc(line int) model.Loc { return model.Loc{File: c.file, Line: line} }

@@ -262,6 +262,28 @@ func TestInstalledAgentName(t *testing.T) {
 	}
 }
 
+// A job switched off by a literal false condition runs nothing: its agent
+// and its permissions are not the repository's.
+func TestNeverRunningJob(t *testing.T) {
+	for cond, runs := range map[string]bool{
+		"false": false, "${{ false }}": false, "'false'": false,
+		"github.event_name == 'false'": true, "${{ !false }}": true, "true": true,
+	} {
+		src := "on: push\njobs:\n  a:\n    if: " + cond + "\n    permissions:\n      contents: write\n    steps:\n      - uses: anthropics/claude-code-action@v1\n"
+		doc, err := collect(t, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := 0
+		for _, w := range doc.Workflows {
+			got += len(w.Jobs)
+		}
+		if want := map[bool]int{true: 1, false: 0}[runs]; got != want {
+			t.Errorf("if: %s: %d jobs read, want %d", cond, got, want)
+		}
+	}
+}
+
 func TestBlockScalarLines(t *testing.T) {
 	src := "on: push\njobs:\n  a:\n    steps:\n      - run: |\n          set -e\n          codex exec \\\n            --full-auto hi\n          git push\n"
 	j := oneJob(t, src)
