@@ -33,13 +33,25 @@ kinds := {"volume": "named volume", "pvc": "PersistentVolumeClaim"}
 # one: a devcontainer with six caches is one decision to make, not six.
 deny contains f if {
 	some w in wl.judged_workloads
-	vols := [m | some m in w.mounts; _persistent(m)]
+	vols := [m | some m in w.mounts; _persistent(m); not _in_service(w, m)]
 	count(vols) > 0
 	first := sort([[object.get(m, "line", 0), i] | some i, m in vols])[0]
 	f := sa.finding(
 		rego.metadata.chain(), vols[first[1]],
 		sprintf("%s keeps %s: %s outlive the task", [wl.label(w), concat(", ", [_describe(m) | some m in vols]), _them(vols)]),
 	)
+}
+
+# A devcontainer's mount that the compose service it runs in declares too
+# is one volume of one container: reported once, at the service.
+_in_service(w, m) if {
+	wl.network_in_service(w)
+	some s in input.workloads
+	s.devcontainer == w.file
+	some n in s.mounts
+	n.type == m.type
+	n.source == m.source
+	n.target == m.target
 }
 
 _persistent(m) if {

@@ -56,3 +56,35 @@ test_hardened_quiet if {
 test_empty_input_quiet if {
 	count(persistent_state_volume.deny) == 0 with input as {}
 }
+
+# a devcontainer and the compose service it runs in are one container: a
+# volume both declare is reported once, at the service; one only the
+# devcontainer adds is reported there
+test_devcontainer_and_its_service_once if {
+	dc := {
+		"source": "devcontainer", "name": "x", "judged": true, "file": ".devcontainer/devcontainer.json", "line": 1,
+		"compose": {"resolved": true, "service": "app"},
+		"mounts": [
+			{"type": "volume", "source": "claude-config", "target": "/home/node/.claude", "persistent": true, "file": ".devcontainer/devcontainer.json", "line": 6},
+			{"type": "volume", "source": "history", "target": "/commandhistory", "persistent": true, "file": ".devcontainer/devcontainer.json", "line": 7},
+		],
+	}
+	svc := {
+		"source": "compose", "name": "app", "judged": true, "devcontainer": ".devcontainer/devcontainer.json", "file": ".devcontainer/compose.yml", "line": 2,
+		"mounts": [{"type": "volume", "source": "claude-config", "target": "/home/node/.claude", "persistent": true, "file": ".devcontainer/compose.yml", "line": 7}],
+	}
+	fs := persistent_state_volume.deny with input as {"workloads": [dc, svc]}
+	count(fs) == 2
+	some f in fs
+	f.file == ".devcontainer/compose.yml"
+	contains(f.message, "claude-config")
+	some g in fs
+	g.file == ".devcontainer/devcontainer.json"
+	g.line == 7
+	not contains(g.message, "claude-config")
+
+	# the service not read: the devcontainer's mounts are its own
+	gs := persistent_state_volume.deny with input as {"workloads": [object.union(dc, {"compose": {"resolved": false}})]}
+	some h in gs
+	contains(h.message, "claude-config")
+}
