@@ -35,7 +35,9 @@ type Firewall struct {
 // Hole is one way a firewall script lets traffic out without naming where to.
 type Hole struct {
 	// Kind is any-host (an ACCEPT with no destination, e.g. tcp/22 to any
-	// host), dns (the same, for port 53 only), ipv6 (IPv6 left unfiltered),
+	// host), dns (the same, for port 53 only), shared (the published ranges
+	// of a network anyone can serve from: Cloudflare, a public cloud),
+	// ipv6 (IPv6 left unfiltered),
 	// fail-open (the script exits successfully before denying) or
 	// conditional (the default-deny is set only under a condition).
 	Kind string `json:"kind"`

@@ -158,7 +158,7 @@ func (s *state) call(c shell.Call) {
 		s.nft.command(rest, c, s)
 	case name == "ipset":
 		s.tools["ipset"] = true
-		s.ipset(rest)
+		s.ipset(rest, c.Line)
 	case name == "ufw":
 		s.tools["ufw"] = true
 		s.ufw.command(rest, c, s)
@@ -179,6 +179,10 @@ func (s *state) call(c shell.Call) {
 		for _, a := range rest {
 			if strings.Contains(a.Text, "api.github.com/meta") {
 				s.allow["GitHub's published ranges (api.github.com/meta)"] = true
+			}
+			if name := sharedList(a.Text); name != "" {
+				s.allow[name+"'s published ranges"] = true
+				s.sharedHole(name+"'s published ranges (fetched from "+a.Text+")", c.Line)
 			}
 		}
 	}
@@ -212,12 +216,21 @@ func hasFlag(args []shell.Arg, flags ...string) bool {
 }
 
 // ipset add NAME VALUE: literal members are named destinations.
-func (s *state) ipset(args []shell.Arg) {
+func (s *state) ipset(args []shell.Arg, line int) {
 	if len(args) >= 3 && (args[0].Text == "add" || args[0].Text == "-A") && args[2].Known {
 		if v := args[2].Text; isCIDR(v) || isDomain(v) {
 			s.allow[v] = true
+			if name := sharedRange(v); name != "" {
+				s.sharedHole(v+" ("+name+")", line)
+			}
 		}
 	}
+}
+
+// sharedHole records an allowed range of a network anyone can serve from
+// (sharedLists): a hole of kind shared.
+func (s *state) sharedHole(what string, line int) {
+	s.hole("shared", "allows "+what+": anyone can serve a site or a function from these addresses, so the agent reaches hosts the allowlist never named", line)
 }
 
 // dnsmasq reads ipset=/domain/…/set and nftset=/domain/… lines: dnsmasq

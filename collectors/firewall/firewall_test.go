@@ -178,6 +178,25 @@ EOF
 			hole("ipv6", "IPv6 is not filtered (only IPv4 rules deny by default): outbound IPv6 is open whenever the container has an IPv6 route", 1),
 		),
 	}, {
+		name: "Cloudflare's ranges fetched or copied, GitHub's and a narrow prefix not",
+		src: `ipset create allow hash:net
+for r in $(curl -s https://www.cloudflare.com/ips-v4); do ipset add allow "$r"; done
+curl -s https://api.github.com/meta | jq -r '.git[]' | while read -r r; do ipset add allow "$r"; done
+ipset add allow 104.16.0.0/13
+ipset add allow 104.16.1.7
+iptables -A OUTPUT -d 172.64.0.0/16 -j ACCEPT
+iptables -A OUTPUT -d 198.51.100.0/24 -j ACCEPT
+iptables -A OUTPUT -m set --match-set allow dst -j ACCEPT
+iptables -P OUTPUT DROP
+ip6tables -P OUTPUT DROP
+`,
+		want: firewall([]string{"ip6tables", "ipset", "iptables"}, policy("deny", 9), "filtered",
+			[]string{"104.16.0.0/13", "104.16.1.7", "172.64.0.0/16", "198.51.100.0/24", "Cloudflare's published ranges", "GitHub's published ranges (api.github.com/meta)", "ipset allow"},
+			hole("shared", "allows Cloudflare's published ranges (fetched from https://www.cloudflare.com/ips-v4): anyone can serve a site or a function from these addresses, so the agent reaches hosts the allowlist never named", 2),
+			hole("shared", "allows 104.16.0.0/13 (Cloudflare): anyone can serve a site or a function from these addresses, so the agent reaches hosts the allowlist never named", 4),
+			hole("shared", "allows 172.64.0.0/16 (Cloudflare): anyone can serve a site or a function from these addresses, so the agent reaches hosts the allowlist never named", 6),
+		),
+	}, {
 		name: "a script without packet-filter commands is not a firewall",
 		src:  "#!/bin/sh\nnpm ci\niptables-save > /tmp/rules\n",
 		want: nil,

@@ -336,6 +336,9 @@ func classify(s *state, line int, a accept, suffix string) {
 		s.allow["ipset "+a.set+portSuffix(a.proto, a.ports)] = true
 	case a.dest != "" && !anyAddress(a.dest) && !a.negDest:
 		s.allow[a.dest+portSuffix(a.proto, a.ports)] = true
+		if name := sharedRange(a.dest); name != "" {
+			s.sharedHole(a.dest+" ("+name+")", line)
+		}
 	case a.owner != "":
 		s.allow["any host for owner "+a.owner+portSuffix(a.proto, a.ports)] = true
 	default:

@@ -7,7 +7,10 @@
 #   -d, ipset or daddr, or with the destination negated. On that port the agent
 #   reaches every host on the internet: it can push the repository over SSH to
 #   any server, tunnel through it, or fetch and run code, and the allowlist
-#   does not apply. DNS (port 53) and ICMP to any host are named, at low
+#   does not apply. The same holds for an allowlist of the published address
+#   ranges of a network anyone can serve from (Cloudflare's, a public
+#   cloud's): an attacker's site or function behind it is one free account
+#   away. DNS (port 53) and ICMP to any host are named, at low
 #   severity, by egress-restricted-by-script; a rule that accepts all traffic
 #   makes egress-unrestricted fire.
 # related_resources:
@@ -35,9 +38,10 @@ deny contains f if {
 	object.get(eg, "allow_all", false) != true
 	path := object.get(eg, ["script", "path"], "")
 	some h in object.get(eg, ["script", "rules", "holes"], [])
-	h.kind == "any-host"
-	f := sa.finding(
-		rego.metadata.chain(), h,
-		sprintf("%s's firewall script %s accepts %s: on it the agent reaches every host, past the allowlist", [wl.label(w), path, h.text]),
-	)
+	h.kind in {"any-host", "shared"}
+	f := sa.finding(rego.metadata.chain(), h, _message(w, path, h))
 }
+
+_message(w, path, h) := sprintf("%s's firewall script %s accepts %s: on it the agent reaches every host, past the allowlist", [wl.label(w), path, h.text]) if {
+	h.kind == "any-host"
+} else := sprintf("%s's firewall script %s %s", [wl.label(w), path, h.text])

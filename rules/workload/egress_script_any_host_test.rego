@@ -36,3 +36,14 @@ test_allow_all_or_unrestricted_quiet if {
 	]}
 	count(fs) == 0
 }
+
+# an allowlist of Cloudflare's published ranges: anyone's site is behind them
+test_shared_ranges_fire if {
+	cf := {"kind": "shared", "text": "allows Cloudflare's published ranges (fetched from https://www.cloudflare.com/ips-v4): anyone can serve a site or a function from these addresses, so the agent reaches hosts the allowlist never named", "file": ".devcontainer/init-firewall.sh", "line": 20}
+	fs := egress_script_any_host.deny with input as {"workloads": [{"source": "devcontainer", "name": "dev", "egress": eg(true, false, [dns, cf])}]}
+	count(fs) == 1
+	some f in fs
+	f.line == 20
+	contains(f.message, "devcontainer dev's firewall script .devcontainer/init-firewall.sh allows Cloudflare's published ranges")
+	not contains(f.message, "accepts")
+}
