@@ -86,6 +86,11 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 	a := model.Agent{Tool: "claude-code", Scope: scope(p), Loc: model.Loc{File: p, Line: root.Line}}
 	r.permissions(root.Get("permissions"), &a, doc)
 	r.sandbox(root.Get("sandbox"), &a, doc)
+	if root.Get("sandbox") == nil {
+		// A file that leaves the sandbox alone says nothing of the
+		// agent's network: where the agent runs decides it.
+		a.Speaks = []string{"review"}
+	}
 	r.env(root.Get("env"), &a, doc)
 	if s := r.str(root, "apiKeyHelper"); s != nil {
 		a.APIKeyHelper = r.redacted(s, "apiKeyHelper", doc)

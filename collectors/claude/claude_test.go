@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -245,5 +246,24 @@ func TestScanFixtures(t *testing.T) {
 	want := []string{"hardened/.claude/settings.json project", "insecure/.claude/settings.json project"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("agents (-want +got):\n%s", diff)
+	}
+}
+
+// A file that leaves the sandbox alone speaks for review only: the
+// agent's network is where it runs, not in the file.
+func TestSpeaks(t *testing.T) {
+	for src, want := range map[string][]string{
+		`{"permissions": {"allow": ["Bash(npm test)"]}}`: {"review"},
+		`{"hooks": {}}`:                   {"review"},
+		`{"sandbox": {"enabled": false}}`: nil,
+		`{"sandbox": {"network": {"allowedDomains": ["x.example"]}}}`: nil,
+	} {
+		a, _, err := collect(t, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(a.Speaks, want) {
+			t.Errorf("%s: speaks %v, want %v", src, a.Speaks, want)
+		}
 	}
 }

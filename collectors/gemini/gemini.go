@@ -91,6 +91,11 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 		sb = root.Get("sandbox")
 	}
 	sandbox(sb, &a, loc)
+	if sb == nil {
+		// A file that leaves the sandbox alone says nothing of the
+		// agent's network: where the agent runs decides it.
+		a.Speaks = []string{"review"}
+	}
 
 	switch m := root.Path("general", "defaultApprovalMode"); {
 	case m != nil && m.Kind == jsonpos.String:

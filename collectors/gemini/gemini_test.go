@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -215,5 +216,22 @@ func TestApprovalMode(t *testing.T) {
 	}
 	if _, ok := ApprovalMode("sometimes"); ok {
 		t.Error("an unknown mode is known")
+	}
+}
+
+// A file that leaves the sandbox alone speaks for review only.
+func TestSpeaks(t *testing.T) {
+	for src, want := range map[string][]string{
+		`{"mcpServers": {}}`:               {"review"},
+		`{"tools": {"sandbox": "docker"}}`: nil,
+		`{"sandbox": false}`:               nil,
+	} {
+		var doc model.Document
+		if err := New().Collect(context.Background(), ".gemini/settings.json", []byte(src), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Agents) != 1 || !slices.Equal(doc.Agents[0].Speaks, want) {
+			t.Errorf("%s: agents %+v, want speaks %v", src, doc.Agents, want)
+		}
 	}
 }

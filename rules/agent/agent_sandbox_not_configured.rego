@@ -9,6 +9,11 @@
 #   limited only by permission prompts. Settings files merge, so one file that
 #   enables the sandbox (managed, user or project) quiets this rule for all of
 #   them. Codex needs no such line: with no sandbox_mode it runs read-only.
+#   The rule fires only when the settings let commands run without a person
+#   (an allow rule of the shell tool, approval bypassed): otherwise each
+#   command waits for a person who sees it, and the file says nothing of the
+#   network, which stays unknown. In a devcontainer of the scan, the
+#   container is the sandbox and its egress is judged there.
 #   Agents that a workflow step starts are judged by the workflow rules: on a
 #   runner the job is the sandbox.
 # related_resources:
@@ -50,5 +55,27 @@ deny contains f if {
 	key := setting[a.tool]
 	a.scope in scopes
 	not agent.sets(a, "sandbox_enabled")
+	_unattended(a)
+	not _in_devcontainer
 	f := sa.finding(rego.metadata.chain(), a, sprintf("%s does not set %s and no other %s settings file does: %s", [agent.label(a), key, name[a.tool], effect[a.tool]]))
+}
+
+# _unattended(a): a's settings let commands run without a person: an allow
+# rule of the shell tool, or approval bypassed. With neither, each command
+# waits for a person, who sees where it goes.
+_unattended(a) if {
+	some b in agent.peers(a)
+	some r in object.get(b, "allow", [])
+	is_string(r.value)
+	agent.shell_rule(r.value)
+}
+
+_unattended(a) if agent.effective(a, "approval_mode").value == "bypass"
+
+# In a devcontainer of the scan the container is the agent's sandbox: its
+# egress is judged on the workload.
+_in_devcontainer if {
+	some w in object.get(input, "workloads", [])
+	w.source == "devcontainer"
+	object.get(w, "judged", false) == true
 }

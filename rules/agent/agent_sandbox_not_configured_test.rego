@@ -5,7 +5,7 @@ import data.rules.agent_sandbox_not_configured
 test_project_without_sandbox_fires if {
 	fs := agent_sandbox_not_configured.deny with input as {"agents": [{
 		"tool": "claude-code", "scope": "project", "profile": "", "file": ".claude/settings.json", "line": 1,
-		"allow": [], "deny": [],
+		"allow": [{"value": "Bash(npm test:*)", "file": ".claude/settings.json", "line": 3}], "deny": [],
 	}]}
 	count(fs) == 1
 	some f in fs
@@ -19,7 +19,7 @@ test_project_without_sandbox_fires if {
 
 test_enabled_in_user_settings_quiet if {
 	count(agent_sandbox_not_configured.deny) == 0 with input as {"agents": [
-		{"tool": "claude-code", "scope": "project", "profile": "", "file": ".claude/settings.json", "line": 1},
+		{"tool": "claude-code", "scope": "project", "profile": "", "file": ".claude/settings.json", "line": 1, "allow": [{"value": "Bash", "file": "x", "line": 2}]},
 		{
 			"tool": "claude-code", "scope": "user", "profile": "", "file": "home/dev/.claude/settings.json", "line": 1,
 			"sandbox_enabled": {"value": true, "file": "home/dev/.claude/settings.json", "line": 3},
@@ -29,7 +29,7 @@ test_enabled_in_user_settings_quiet if {
 
 test_hardened_quiet if {
 	count(agent_sandbox_not_configured.deny) == 0 with input as {"agents": [{
-		"tool": "claude-code", "scope": "project", "profile": "", "file": ".claude/settings.json", "line": 1,
+		"tool": "claude-code", "scope": "project", "profile": "", "file": ".claude/settings.json", "line": 1, "allow": [{"value": "Bash", "file": "x", "line": 2}],
 		"sandbox_enabled": {"value": true, "file": ".claude/settings.json", "line": 3},
 	}]}
 }
@@ -37,6 +37,7 @@ test_hardened_quiet if {
 test_gemini_without_sandbox_fires if {
 	fs := agent_sandbox_not_configured.deny with input as {"agents": [{
 		"tool": "gemini", "scope": "project", "profile": "", "file": ".gemini/settings.json", "line": 1,
+		"approval_mode": {"value": "bypass", "file": ".gemini/settings.json", "line": 2},
 	}]}
 	count(fs) == 1
 	some f in fs
@@ -46,7 +47,7 @@ test_gemini_without_sandbox_fires if {
 
 test_gemini_sandbox_in_user_settings_quiet if {
 	count(agent_sandbox_not_configured.deny) == 0 with input as {"agents": [
-		{"tool": "gemini", "scope": "project", "profile": "", "file": ".gemini/settings.json", "line": 1},
+		{"tool": "gemini", "scope": "project", "profile": "", "file": ".gemini/settings.json", "line": 1, "allow": [{"value": "Bash", "file": "x", "line": 2}]},
 		{
 			"tool": "gemini", "scope": "user", "profile": "", "file": "home/dev/.gemini/settings.json", "line": 1,
 			"sandbox_enabled": {"value": true, "file": "home/dev/.gemini/settings.json", "line": 2},
@@ -58,25 +59,58 @@ test_gemini_sandbox_in_user_settings_quiet if {
 # Settings that turn the sandbox off are judged by agent-sandbox-disabled.
 test_gemini_sandbox_false_is_set if {
 	count(agent_sandbox_not_configured.deny) == 0 with input as {"agents": [{
-		"tool": "gemini", "scope": "project", "profile": "", "file": ".gemini/settings.json", "line": 1,
+		"tool": "gemini", "scope": "project", "profile": "", "file": ".gemini/settings.json", "line": 1, "allow": [{"value": "Bash", "file": "x", "line": 2}],
 		"sandbox_enabled": {"value": false, "file": ".gemini/settings.json", "line": 2},
 	}]}
 }
 
 test_workflow_step_agents_quiet if {
 	count(agent_sandbox_not_configured.deny) == 0 with input as {"agents": [
-		{"tool": "claude-code", "scope": "workflow", "context": `workflow "C" job "c"`, "file": ".github/workflows/c.yml", "line": 9},
-		{"tool": "gemini", "scope": "workflow", "context": `workflow "G" job "g"`, "file": ".github/workflows/g.yml", "line": 9},
+		{"tool": "claude-code", "scope": "workflow", "context": `workflow "C" job "c"`, "file": ".github/workflows/c.yml", "line": 9, "allow": [{"value": "Bash", "file": "x", "line": 2}]},
+		{"tool": "gemini", "scope": "workflow", "context": `workflow "G" job "g"`, "file": ".github/workflows/g.yml", "line": 9, "allow": [{"value": "Bash", "file": "x", "line": 2}]},
 	]}
 }
 
 test_local_scope_and_codex_quiet if {
 	count(agent_sandbox_not_configured.deny) == 0 with input as {"agents": [
-		{"tool": "claude-code", "scope": "local", "profile": "", "file": ".claude/settings.local.json", "line": 1},
-		{"tool": "codex", "scope": "project", "profile": "", "file": ".codex/config.toml", "line": 1},
+		{"tool": "claude-code", "scope": "local", "profile": "", "file": ".claude/settings.local.json", "line": 1, "allow": [{"value": "Bash", "file": "x", "line": 2}]},
+		{"tool": "codex", "scope": "project", "profile": "", "file": ".codex/config.toml", "line": 1, "allow": [{"value": "Bash", "file": "x", "line": 2}]},
 	]}
 }
 
 test_empty_input_quiet if {
 	count(agent_sandbox_not_configured.deny) == 0 with input as {}
+}
+
+# Nothing runs without a person (no shell allow rule, no bypass): hooks,
+# ask rules, file-tool allows, a WebFetch rule say nothing of the sandbox.
+test_nothing_unattended_quiet if {
+	count(agent_sandbox_not_configured.deny) == 0 with input as {"agents": [{
+		"tool": "claude-code", "scope": "project", "profile": "", "file": ".claude/settings.json", "line": 1,
+		"allow": [{"value": "Read", "file": ".claude/settings.json", "line": 3}, {"value": "WebFetch(domain:docs.example.com)", "file": ".claude/settings.json", "line": 4}],
+		"ask": [{"value": "Bash(git push:*)", "file": ".claude/settings.json", "line": 5}],
+		"approval_mode": {"value": "auto", "file": ".claude/settings.json", "line": 6},
+	}]}
+}
+
+# A shell allow rule in another file of the same project counts.
+test_allow_in_peer_fires if {
+	fs := agent_sandbox_not_configured.deny with input as {"agents": [
+		{"tool": "claude-code", "scope": "project", "profile": "", "file": ".claude/settings.json", "line": 1, "allow": [{"value": "Bash", "file": "x", "line": 2}]},
+		{"tool": "claude-code", "scope": "local", "profile": "", "file": ".claude/settings.local.json", "line": 1, "allow": [{"value": "Bash", "file": ".claude/settings.local.json", "line": 2}]},
+	]}
+	count(fs) == 1
+}
+
+# Inside the scan's devcontainer the container is the sandbox.
+test_in_devcontainer_quiet if {
+	count(agent_sandbox_not_configured.deny) == 0 with input as {
+		"agents": [{"tool": "claude-code", "scope": "project", "profile": "", "file": ".claude/settings.json", "line": 1, "allow": [{"value": "Bash(*)", "file": ".claude/settings.json", "line": 2}]}],
+		"workloads": [{"source": "devcontainer", "name": "dev", "judged": true}],
+	}
+	# a devcontainer that is not the agent's (not judged) does not
+	count(agent_sandbox_not_configured.deny) == 1 with input as {
+		"agents": [{"tool": "claude-code", "scope": "project", "profile": "", "file": ".claude/settings.json", "line": 1, "allow": [{"value": "Bash(*)", "file": ".claude/settings.json", "line": 2}]}],
+		"workloads": [{"source": "devcontainer", "name": "dev", "judged": false}],
+	}
 }
