@@ -53,9 +53,13 @@ var keyQualifiers = map[string]bool{
 // one of its words (split at _ - . and camelCase) is a credential word, and
 // its last word does not make it metadata about one (TOKEN_URL, PASSWORD_FILE,
 // api_key_env). PWD alone is the shell's working directory; an access key
-// (AWS_ACCESS_KEY_ID) is always sensitive.
+// (AWS_ACCESS_KEY_ID) is always sensitive; a public key (JWT_PUBLIC_KEY,
+// SSH_PUBKEY) never is, unless another word says secret or private.
 func SensitiveName(name string) bool {
 	ws := nameWords(name)
+	if publicKey(ws) {
+		return false
+	}
 	for i := 0; i+1 < len(ws); i++ {
 		if ws[i] == "access" && ws[i+1] == "key" {
 			return true // AWS_ACCESS_KEY_ID names half of a key pair
@@ -84,6 +88,27 @@ func SensitiveName(name string) bool {
 		}
 	}
 	return false
+}
+
+// publicKey: the name ends in a public key (…_PUBLIC_KEY, …_PUB_KEY,
+// …_PUBKEY, …_PUBLIC_KEY_PEM) and holds no word that makes it secret.
+func publicKey(ws []string) bool {
+	n := len(ws)
+	if n > 0 && (ws[n-1] == "pem" || ws[n-1] == "b64" || ws[n-1] == "base64") {
+		n--
+	}
+	ends := n >= 1 && (ws[n-1] == "pubkey" || ws[n-1] == "publickey") ||
+		n >= 2 && ws[n-1] == "key" && (ws[n-2] == "public" || ws[n-2] == "pub")
+	if !ends {
+		return false
+	}
+	for _, w := range ws {
+		switch w {
+		case "private", "privkey", "secret", "secrets", "password", "passwd", "passphrase":
+			return false
+		}
+	}
+	return true
 }
 
 // settingWords end a name that says which thing to use, not how to get in

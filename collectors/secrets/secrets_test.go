@@ -245,6 +245,8 @@ func TestSensitiveName(t *testing.T) {
 		"GITHUB_TOKEN_PATH": false, "TOKEN_URL": false, "apiKeyHelper": false, "PASSWORD_FILE": false,
 		"bearer_token_env_var": false, "env_key": false, "PRIMARY_KEY": false,
 		"KEYBOARD_LAYOUT": false, "AUTH_TYPE": false, "SECRET_NAME": false, "": false,
+		"JWT_PUBLIC_KEY": false, "SSH_PUBKEY": false, "AUTH_PUBLIC_KEY_PEM": false, "jwtPublicKey": false,
+		"PUBLIC_KEY_PASSPHRASE": true, "SECRET_PUBLIC_KEY": true, "JWT_PRIVATE_KEY": true,
 	}
 	for name, want := range cases {
 		if got := SensitiveName(name); got != want {

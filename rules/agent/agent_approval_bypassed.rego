@@ -15,7 +15,11 @@
 #   no unrestricted shell (or an empty one: no built-in tool at all) is then
 #   what limits it, and quiets this rule. Claude Code's managed setting
 #   disableBypassPermissionsMode "disable" and Gemini CLI's
-#   security.disableYoloMode turn the mode off and silence it too.
+#   security.disableYoloMode turn the mode off and silence it too. Codex's
+#   approval_policy never is reported only with sandbox_mode
+#   danger-full-access: under its read-only default or workspace-write every
+#   command stays confined and what the sandbox refuses fails instead of
+#   asking.
 # related_resources:
 #   - ref: https://docs.anthropic.com/en/docs/claude-code/iam
 #     description: Claude Code — permission modes and disableBypassPermissionsMode
@@ -61,6 +65,18 @@ _bypass_disabled(a) if {
 	m.scope == "managed"
 	m.bypass_disabled.value == true
 }
+
+# Codex's approval_policy never under its sandbox (read-only when no
+# sandbox_mode is set, or workspace-write) asks nothing, but every command
+# still runs confined: what it cannot do there fails instead of asking. The
+# sandbox rules judge the rest (agent-sandbox-network-open).
+_contained(a) if {
+	a.tool == "codex"
+	a.approval_raw.value == "never"
+	not _codex_full_access(a)
+}
+
+_codex_full_access(a) if agent.setting(a, "sandbox_mode").value == "danger-full-access"
 
 # A list of the only built-in tools the agent has (Gemini tools.core, Claude
 # --tools) with no unrestricted shell in it keeps bypass to those tools; an

@@ -113,3 +113,18 @@ test_claude_cli_flag_in_run_step_fires if {
 	f.line == 42
 	contains(f.message, "--dangerously-skip-permissions")
 }
+
+# Codex's never under its sandbox asks nothing but runs every command
+# confined; with danger-full-access (in the file, or the profile's file
+# top level) it is a bypass.
+test_codex_never_confined_quiet if {
+	codex := {
+		"tool": "codex", "scope": "project", "profile": "", "file": ".codex/config.toml", "line": 1,
+		"approval_mode": {"value": "bypass", "file": ".codex/config.toml", "line": 1},
+		"approval_raw": {"value": "never", "file": ".codex/config.toml", "line": 1},
+	}
+	count(agent_approval_bypassed.deny) == 0 with input as {"agents": [codex]}
+	count(agent_approval_bypassed.deny) == 0 with input as {"agents": [object.union(codex, {"sandbox_mode": {"value": "workspace-write", "file": ".codex/config.toml", "line": 2}})]}
+	fs := agent_approval_bypassed.deny with input as {"agents": [object.union(codex, {"sandbox_mode": {"value": "danger-full-access", "file": ".codex/config.toml", "line": 2}})]}
+	count(fs) == 1
+}
