@@ -12,7 +12,11 @@
 #   the deny rules beside it stop meaning anything. Scoped rules stay quiet:
 #   Bash(npm test:*), Bash(python -m pytest:*), Bash(uv run pytest:*),
 #   Bash(npx prettier:*) run one tool (the project's own scripts, which the
-#   agent must edit first, under its edit permissions). Quiet too when a deny or
+#   agent must edit first, under its edit permissions) — unless edits go
+#   through unasked as well (acceptEdits, an Edit or Write allow rule for
+#   every file, claude-code-action's default edit tools): then Bash(make:*),
+#   Bash(go test:*), Bash(npm run:*) or Bash(yarn nx:*) run whatever the
+#   agent has just written into the build files or tests. Quiet too when a deny or
 #   ask rule covers the whole grant, when the agent's command sandbox is on (and
 #   the command is not excluded from it), and in bypass mode, which
 #   agent-approval-bypassed reports.
@@ -42,3 +46,76 @@ deny contains f if {
 	not agent.exec_held_back(a, r.value)
 	f := sa.finding(rego.metadata.chain(), r, sprintf("%s allows %q without a prompt: %s, so any command runs through it unasked", [agent.label(a), r.value, why]))
 }
+
+# A build or test entry point runs code of the repository: with edits
+# accepted unasked too, the agent writes the code and runs it.
+deny contains f if {
+	some a in agent.agents
+	some r in object.get(a, "allow", [])
+	is_string(r.value)
+	regex.match(build_re, r.value)
+	ws := agent.core_words(agent.command_words(r.value))
+	count(ws) > 0
+	_build_entry(ws)
+	not agent.exec_reason(r.value)
+	edits := _edits_unasked(a)
+	agent.unconfined(a, r.value)
+	not agent.exec_held_back(a, r.value)
+	f := sa.finding(rego.metadata.chain(), r, sprintf("%s allows %q without a prompt and accepts edits unasked (%s): the agent can write any code into what it runs (build files, tests, package scripts) and run it", [agent.label(a), r.value, edits]))
+}
+
+# build_re is a cheap first test: a shell rule naming a build or test tool.
+build_re := `^(?:Bash|run_shell_command|ShellTool|Shell)\(\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(?:make|gmake|just|task|go|cargo|npm|pnpm|yarn|bun|nx|pytest|python3?|tox|nox|gradle|gradlew|mvn|mvnw|rake|dotnet|ctest|bazel|bazelisk|deno|mix|sbt|composer|phpunit|jest|vitest|playwright)(?:\.exe)?(?:[\s:*)]|$)`
+
+# Build and test tools whose run executes code of the repository: the
+# program alone (make, just), or with the subcommand named.
+build_tools := {"make", "gmake", "just", "task", "nx", "pytest", "tox", "nox", "gradle", "gradlew", "mvn", "mvnw", "rake", "ctest", "jest", "vitest", "playwright", "phpunit"}
+
+build_subcommands := {
+	"go": {"test", "generate", "run"},
+	"cargo": {"test", "build", "run", "bench", "check", "clippy"},
+	"npm": {"test", "t", "run", "run-script", "start", "install", "ci", "i"},
+	"pnpm": {"test", "t", "run", "start", "install", "i", "nx"},
+	"yarn": {"test", "run", "start", "install", "nx"},
+	"bun": {"test", "run", "install"},
+	"dotnet": {"test", "run", "build"},
+	"bazel": {"test", "run", "build"},
+	"bazelisk": {"test", "run", "build"},
+	"deno": {"test", "task"},
+	"mix": {"test", "run", "compile"},
+	"sbt": {"test", "run", "compile"},
+	"composer": {"test", "run-script", "install"},
+	"python": {"-m"},
+	"python3": {"-m"},
+}
+
+_build_entry(ws) if agent.base(ws[0]) in build_tools
+
+_build_entry(ws) if {
+	count(ws) > 1
+	ws[1] in build_subcommands[agent.base(ws[0])]
+}
+
+# yarn runs a package script by its name alone (yarn lint, yarn nx …).
+_build_entry(ws) if {
+	agent.base(ws[0]) == "yarn"
+	count(ws) > 1
+	not startswith(ws[1], "-")
+}
+
+# _edits_unasked(a) says how edits of the repository's files go through
+# without a person: acceptEdits (or Gemini's auto_edit), an allow rule of
+# an edit tool for every file, or a workflow's claude-code-action, whose
+# edit tools are allowed by default.
+_edits_unasked(a) := "approval mode accepts edits" if {
+	agent.effective(a, "approval_mode").value == "auto"
+} else := sprintf("%s is allowed", [e]) if {
+	some b in agent.peers(a)
+	some e in [r.value | some r in object.get(b, "allow", []); is_string(r.value)]
+	_edit_everything(e)
+} else := "claude-code-action allows its edit tools by default" if {
+	agent.in_workflow(a)
+	a.tool == "claude-code"
+}
+
+_edit_everything(e) if e in {"Edit", "Write", "MultiEdit", "Edit(*)", "Edit(**)", "Write(*)", "Write(**)", "Edit(./**)", "Write(./**)", "replace", "write_file"}

@@ -144,3 +144,37 @@ test_star_a if fires("Shell(**)")
 test_star_b if fires("Shell(*)")
 test_star_c if fires("run_shell_command(*)")
 test_star_d if fires("Bash(**)")
+
+agent_with(allow, extra) := {"agents": [object.union({
+	"tool": "claude-code", "scope": "project", "file": ".claude/settings.json", "line": 1,
+	"allow": [rule(v) | some v in allow], "deny": [], "ask": [],
+}, extra)]}
+
+accept_edits := {"approval_mode": {"value": "auto", "file": ".claude/settings.json", "line": 2}}
+
+# Build and test entry points run the repository's code: with edits
+# accepted unasked, the agent writes that code and runs it.
+test_build_entry_with_accepted_edits_fires if {
+	every v in ["Bash(make:*)", "Bash(make *)", "Bash(go test *)", "Bash(yarn nx:*)", "Bash(npm run build)", "Bash(cargo test:*)", "Bash(python -m pytest:*)"] {
+		fs := agent_arbitrary_execution_allowed.deny with input as agent_with([v], accept_edits)
+		count(fs) == 1
+	}
+	fs := agent_arbitrary_execution_allowed.deny with input as agent_with(["Bash(make:*)"], accept_edits)
+	some f in fs
+	contains(f.message, `allows "Bash(make:*)" without a prompt and accepts edits unasked (approval mode accepts edits)`)
+	# an Edit allow rule for every file does the same
+	count(agent_arbitrary_execution_allowed.deny) == 1 with input as agent_with(["Bash(go test:*)", "Edit"], {})
+	# a workflow's claude-code-action allows its edit tools by default
+	count(agent_arbitrary_execution_allowed.deny) == 1 with input as agent_with(["Bash(make *)"], {"scope": "workflow", "context": `workflow "c" job "c"`})
+}
+
+test_build_entry_quiet if {
+	# edits still ask: the person sees the code before it runs
+	count(agent_arbitrary_execution_allowed.deny) == 0 with input as agent_with(["Bash(make:*)", "Bash(npm test:*)"], {})
+	# an edit rule for some files only
+	count(agent_arbitrary_execution_allowed.deny) == 0 with input as agent_with(["Bash(make:*)", "Edit(docs/**)"], {})
+	# tools that run no repository code
+	count(agent_arbitrary_execution_allowed.deny) == 0 with input as agent_with(["Bash(go vet:*)", "Bash(go fmt:*)", "Bash(npm view:*)", "Bash(yarn --version)"], accept_edits)
+	# the command sandbox confines what runs
+	count(agent_arbitrary_execution_allowed.deny) == 0 with input as agent_with(["Bash(make:*)"], object.union(accept_edits, {"sandbox_enabled": {"value": true, "file": ".claude/settings.json", "line": 3}}))
+}

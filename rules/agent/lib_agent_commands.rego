@@ -153,6 +153,9 @@ open_ended(rule) if {
 	matches(rule, concat("", [l, " __sandbox_audit_probe__"]))
 }
 
+# base(w) is _base(w), for the rules.
+base(w) := _base(w)
+
 # _base: the program a word names, without its folder or a Windows .exe
 # (powershell.exe, cmd.exe).
 _base(w) := b if {
