@@ -2,8 +2,9 @@
 # title: Agent reads credential files without a prompt
 # description: |
 #   Claude Code reads files without asking when its approval mode does not ask
-#   (bypass, auto) or an allow rule grants reads everywhere (Read, Read(**),
-#   Read(~/**)), its Bash sandbox is off, and no deny or ask rule in any Claude
+#   (bypass; acceptEdits approves edits, not reads outside the project) or an
+#   allow rule grants reads everywhere (Read, Read(**), Read(~/**), a home
+#   directory written out: Read(//Users/dev/**)), its Bash sandbox is off, and no deny or ask rule in any Claude
 #   Code settings file covers .env files, ~/.aws or ~/.ssh. The model then takes
 #   cloud keys, SSH keys and application secrets into its context, where a prompt
 #   injection can make it write them into a commit, a comment or a web request.
@@ -11,7 +12,8 @@
 #   auto-approved as above, or when an allow rule lets a reading command take
 #   any path (Bash(cat:*), Bash(grep:*), Bash(head:*), Bash(jq:*)… — a path
 #   after the prefix, or ../ inside it, reaches ~/.aws), prints the environment
-#   (Bash(printenv:*)) or the cluster's Secrets (Bash(kubectl get:*)), and
+#   (Bash(printenv:*)), the GitHub CLI's token (Bash(gh auth:*), which runs
+#   gh auth token) or the cluster's Secrets (Bash(kubectl get:*)), and
 #   when an allow rule lets the agent inspect any container the Docker or
 #   Podman daemon runs (Bash(docker inspect:*)): their environment carries
 #   other services' passwords and keys. Read deny
@@ -89,8 +91,9 @@ _container_reader(rule) := concat(" ", [ws[0], sub]) if {
 # `not f(x).value == v` is undefined, not true, when f(x) is undefined.
 _sandbox_on(a) if agent.effective(a, "sandbox_enabled").value == true
 
+# acceptEdits changes nothing for reads: only bypass approves them all.
 _trigger(a) := a.approval_mode if {
-	a.approval_mode.value in {"bypass", "auto"}
+	a.approval_mode.value == "bypass"
 } else := r if {
 	r := [x | some x in object.get(a, "allow", []); _broad(x.value)][0]
 }
@@ -101,7 +104,15 @@ _broad(rule) if {
 	agent.reads(rule, p)
 }
 
-_how(loc) := sprintf("approves reads automatically (approval mode %s)", [loc.value]) if loc.value in {"bypass", "auto"}
+# A home directory written out (Read(//Users/dev/**), Read(//home/dev/**)).
+_broad(rule) if {
+	is_string(rule)
+	m := regex.find_all_string_submatch_n(`^Read\(//(Users|home)/([^/*]+)/`, rule, 1)
+	count(m) == 1
+	agent.reads(rule, sprintf("/%s/%s/.aws/credentials", [m[0][1], m[0][2]]))
+}
+
+_how(loc) := sprintf("approves reads automatically (approval mode %s)", [loc.value]) if loc.value == "bypass"
 
 else := sprintf("allows %q", [loc.value])
 
@@ -141,6 +152,10 @@ _bash_open(a, rule, "printenv") := ["the environment's secrets"] if {
 	not agent.held_back(a, concat("", [agent.shell_literal(rule), " GITHUB_TOKEN"]))
 } else := []
 
+_bash_open(a, _, "gh auth token") := ["the GitHub CLI's token (gh auth token)"] if {
+	not agent.held_back(a, "gh auth token")
+} else := []
+
 _bash_open(a, rule, "kubectl get") := ["the cluster's Secrets"] if {
 	not agent.held_back(a, concat("", [agent.shell_literal(rule), " secret -o yaml"]))
 } else := []
@@ -148,7 +163,7 @@ _bash_open(a, rule, "kubectl get") := ["the cluster's Secrets"] if {
 _bash_open(a, rule, c) := [name |
 	some name, paths in targets
 	not _shell_covered(a, rule, paths)
-] if not c in {"printenv", "kubectl get"}
+] if not c in {"printenv", "kubectl get", "gh auth token"}
 
 _shell_covered(a, rule, paths) if {
 	some p in paths

@@ -37,7 +37,7 @@ test_denies_in_managed_settings_quiet if {
 	count(agent_secret_reads_allowed.deny) == 0 with input as {"agents": [
 		{
 			"tool": "claude-code", "scope": "project", "profile": "", "file": settings, "line": 1,
-			"approval_mode": {"value": "auto", "file": settings, "line": 3},
+			"approval_mode": {"value": "bypass", "file": settings, "line": 3},
 		},
 		{
 			"tool": "claude-code", "scope": "managed", "profile": "", "file": "etc/claude-code/managed-settings.json", "line": 1,
@@ -69,7 +69,7 @@ test_default_mode_quiet if {
 test_malformed_patterns_do_not_error if {
 	fs := agent_secret_reads_allowed.deny with input as {"agents": [{
 		"tool": "claude-code", "scope": "project", "profile": "", "file": settings, "line": 1,
-		"approval_mode": {"value": "auto", "file": settings, "line": 3},
+		"approval_mode": {"value": "bypass", "file": settings, "line": 3},
 		"deny": [{"value": "Read(src/[)", "file": settings, "line": 6}, {"value": "Read(", "file": settings, "line": 7}, {"value": 5, "file": settings, "line": 8}],
 	}]}
 	count(fs) == 1
@@ -143,4 +143,48 @@ test_container_readers_fire if {
 	contains(f.message, "allows \"Bash(docker inspect:*)\" without a prompt: docker inspect prints any container's environment")
 	count(agent_secret_reads_allowed.deny) == 0 with input as container_rules(["Bash(docker ps:*)", "Bash(docker inspect myapp)"], [])
 	count(agent_secret_reads_allowed.deny) == 0 with input as container_rules(["Bash(docker inspect:*)"], ["Bash(docker inspect:*)"])
+}
+
+# acceptEdits approves edits, not reads outside the project: quiet.
+test_accept_edits_quiet if {
+	count(agent_secret_reads_allowed.deny) == 0 with input as {"agents": [{
+		"tool": "claude-code", "scope": "project", "profile": "", "file": settings, "line": 1,
+		"approval_mode": {"value": "auto", "file": settings, "line": 3},
+	}]}
+}
+
+# A home directory written out is every file in it, ~/.aws too.
+test_home_written_out_fires if {
+	every r in ["Read(//Users/dev/**)", "Read(//home/dev/**)"] {
+		fs := agent_secret_reads_allowed.deny with input as {"agents": [{
+			"tool": "claude-code", "scope": "project", "profile": "", "file": settings, "line": 1,
+			"allow": [{"value": r, "file": settings, "line": 4}],
+		}]}
+		count(fs) == 1
+	}
+	count(agent_secret_reads_allowed.deny) == 0 with input as {"agents": [{
+		"tool": "claude-code", "scope": "project", "profile": "", "file": settings, "line": 1,
+		"allow": [{"value": "Read(//Users/dev/src/**)", "file": settings, "line": 4}],
+	}]}
+}
+
+# gh auth token prints the GitHub CLI's token.
+test_gh_auth_fires if {
+	every r in ["Bash(gh auth:*)", "Bash(gh auth *)", "Bash(gh:*)", "Bash(gh auth token)"] {
+		fs := agent_secret_reads_allowed.deny with input as {"agents": [{
+			"tool": "claude-code", "scope": "project", "profile": "", "file": settings, "line": 1,
+			"allow": [{"value": r, "file": settings, "line": 4}],
+		}]}
+		some f in fs
+		contains(f.message, "the GitHub CLI's token (gh auth token)")
+	}
+	count(agent_secret_reads_allowed.deny) == 0 with input as {"agents": [{
+		"tool": "claude-code", "scope": "project", "profile": "", "file": settings, "line": 1,
+		"allow": [{"value": "Bash(gh pr view:*)", "file": settings, "line": 4}, {"value": "Bash(gh auth status)", "file": settings, "line": 5}],
+	}]}
+	count(agent_secret_reads_allowed.deny) == 0 with input as {"agents": [{
+		"tool": "claude-code", "scope": "project", "profile": "", "file": settings, "line": 1,
+		"allow": [{"value": "Bash(gh auth:*)", "file": settings, "line": 4}],
+		"deny": [{"value": "Bash(gh auth token:*)", "file": settings, "line": 5}],
+	}]}
 }

@@ -116,7 +116,7 @@ net_allows contains [i, j] if {
 net_re := sprintf(`^(?:Bash|run_shell_command|ShellTool|Shell)\(\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(?:%s)(?:\.exe)?(?:[\s:*)]|$)`, [concat("|", net_clients)])
 
 # leads are the programs worth a closer look on their own.
-leads := (((((interpreters | wrappers) | runtimes) | clusters) | remote_shells) | readers) | {"find", "printenv", "*"} | {p | some p in package_runners; not contains(p, " ")}
+leads := (((((interpreters | wrappers) | runtimes) | clusters) | remote_shells) | readers) | {"find", "printenv", "gh", "*"} | {p | some p in package_runners; not contains(p, " ")}
 
 # runner_heads maps the first word of a two-word runner to its second
 # words (a literal, for speed; a test checks it against the runner lists).
@@ -426,6 +426,15 @@ read_command(rule) := "printenv" if {
 	ws := core_words(command_words(rule))
 	count(ws) > 0
 	_base(ws[0]) == "printenv"
+}
+
+# gh auth token prints the GitHub CLI's token (Bash(gh:*), Bash(gh auth:*)).
+read_command(rule) := "gh auth token" if {
+	_lead(rule)
+	ws := core_words(command_words(rule))
+	count(ws) > 0
+	_base(ws[0]) == "gh"
+	matches(rule, "gh auth token")
 }
 
 read_command(rule) := "kubectl get" if {
