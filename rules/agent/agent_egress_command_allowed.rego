@@ -8,7 +8,10 @@
 #   injection can post the code and every secret the agent reads to a server
 #   of its choice, or fetch a payload, and nobody is asked. A rule for one URL
 #   (Bash(curl http://localhost:3000/healthz)) is not reported, nor one an ask
-#   or deny rule holds back.
+#   or deny rule holds back. Bare Bash and Bash(*) grant every command, the
+#   network clients among them. WebFetch allowed for every domain (WebFetch,
+#   WebFetch(domain:*)) fetches any URL the model builds; the sandbox does
+#   not confine that tool, so it is reported with the sandbox on as well.
 # related_resources:
 #   - ref: https://code.claude.com/docs/en/iam#tool-specific-permission-rules
 #     description: Claude Code — Bash permission rules (prefix matching, and why they do not limit URLs)
@@ -36,12 +39,45 @@ deny contains f if {
 	f := sa.finding(rego.metadata.chain(), r, sprintf("%s allows %q without a prompt and no sandbox limits its network: %s sends the code and any secret the agent reads to any host, unasked", [agent.label(a), r.value, prog]))
 }
 
+# Bare Bash, Bash(*): every command, curl among them.
+deny contains f if {
+	some a in agent.agents
+	a.tool == "claude-code"
+	not agent.in_workflow(a)
+	not _sandbox_on(a)
+	some r in object.get(a, "allow", [])
+	is_string(r.value)
+	startswith(r.value, "Bash")
+	agent.shell_glob(r.value) == "*"
+	not agent.held_back(a, "curl __sandbox_audit_probe__")
+	f := sa.finding(rego.metadata.chain(), r, sprintf("%s allows %q without a prompt and no sandbox limits its network: every command runs unasked, curl to any host among them", [agent.label(a), r.value]))
+}
+
+# WebFetch for every domain: the tool fetches any URL it builds, with what
+# it read in the query. Claude Code's sandbox does not confine it (it holds
+# Bash), so the rule fires with the sandbox on too.
+deny contains f if {
+	some a in agent.agents
+	a.tool == "claude-code"
+	not agent.in_workflow(a)
+	some r in object.get(a, "allow", [])
+	r.value in {"WebFetch", "WebFetch(*)", "WebFetch(domain:*)"}
+	not _fetch_held_back(a)
+	f := sa.finding(rego.metadata.chain(), r, sprintf("%s allows %q without a prompt: the agent fetches any URL it builds, so the code and any secret it reads can leave in a request to a host of a prompt injection's choosing", [agent.label(a), r.value]))
+}
+
+_fetch_held_back(a) if {
+	some b in agent.peers(a)
+	some r in array.concat(object.get(b, "deny", []), object.get(b, "ask", []))
+	r.value in {"WebFetch", "WebFetch(*)", "WebFetch(domain:*)"}
+}
+
 # _client: the rule names a network client alone, any arguments open.
 _client(rule) := prog if {
 	agent.open_ended(rule)
 	ws := agent.command_words(rule)
 	count(ws) == 1
-	prog := agent._base(ws[0])
+	prog := agent.base(ws[0])
 	prog in agent.net_clients
 }
 

@@ -35,3 +35,30 @@ test_one_url_ask_sandbox_workflow_quiet if {
 test_empty_input_quiet if {
 	count(r.deny) == 0 with input as {}
 }
+
+test_every_command_and_every_fetch_fire if {
+	every v in ["Bash", "Bash(*)", "WebFetch", "WebFetch(domain:*)"] {
+		got := r.deny with input as {"agents": [{
+			"tool": "claude-code", "scope": "project", "file": ".claude/settings.json", "line": 1,
+			"allow": [{"value": v, "file": ".claude/settings.json", "line": 3}],
+		}]}
+		count(got) == 1
+	}
+	# the sandbox confines Bash, not WebFetch
+	got := r.deny with input as {"agents": [{
+		"tool": "claude-code", "scope": "project", "file": ".claude/settings.json", "line": 1,
+		"sandbox_enabled": {"value": true, "file": ".claude/settings.json", "line": 5},
+		"allow": [{"value": "Bash(*)", "file": ".claude/settings.json", "line": 3}, {"value": "WebFetch(domain:*)", "file": ".claude/settings.json", "line": 4}],
+	}]}
+	count(got) == 1
+	some g in got
+	g.line == 4
+}
+
+test_named_fetch_and_held_back_quiet if {
+	count(r.deny) == 0 with input as {"agents": [{
+		"tool": "claude-code", "scope": "project", "file": ".claude/settings.json", "line": 1,
+		"allow": [{"value": "WebFetch(domain:docs.example.com)", "file": ".claude/settings.json", "line": 3}, {"value": "Bash(*)", "file": ".claude/settings.json", "line": 4}],
+		"ask": [{"value": "Bash(curl:*)", "file": ".claude/settings.json", "line": 5}],
+	}]}
+}
