@@ -30,7 +30,9 @@ type Report struct {
 	Errors       []model.Error   `json:"errors"`
 	Dependencies *model.Deps     `json:"dependencies,omitempty"`
 	// Skipped are the Kubernetes objects read but not audited as workloads,
-	// grouped by apiVersion, kind and reason.
+	// grouped by apiVersion, kind and reason, and the files of other
+	// formats read but not audited (no apiVersion: a Cursor cloud agent's
+	// environment).
 	Skipped []model.SkippedObject `json:"skipped"`
 
 	// Rules are the loaded rules' METADATA, for SARIF's rule list and help.
@@ -207,7 +209,27 @@ func limit(fs []rules.Finding, n int) ([]rules.Finding, int) {
 // skippedLine summarizes the Kubernetes objects not read as workloads in one
 // line: the kinds by count, largest first, each with its reason unless it
 // simply holds no pod spec; "" when there are none.
-func skippedLine(sk []model.SkippedObject) string {
+//
+// Files of other formats read but not audited (a Cursor cloud agent's
+// environment: SkippedObject without an apiVersion) follow, one line each.
+func skippedLine(all []model.SkippedObject) string {
+	var sk []model.SkippedObject
+	var other []string
+	for _, s := range all {
+		if s.APIVersion == "" {
+			other = append(other, fmt.Sprintf("Read, not audited: %s %s (%s)", s.Kind, Printable(s.File), s.Reason))
+			continue
+		}
+		sk = append(sk, s)
+	}
+	k8s := kubernetesLine(sk)
+	if k8s != "" {
+		other = append([]string{k8s}, other...)
+	}
+	return strings.Join(other, "\n")
+}
+
+func kubernetesLine(sk []model.SkippedObject) string {
 	if len(sk) == 0 {
 		return ""
 	}

@@ -3,7 +3,9 @@
 // allowlist, and keys Cursor does not document (the format is young and
 // partly unverified, so a misspelt key is worth a look); and the Cursor
 // CLI's permission rules (.cursor/cli.json in a project, cli-config.json
-// in ~/.cursor): Shell(git), Read(src/**), Write(…) allowed and denied.
+// in ~/.cursor): Shell(git), Read(src/**), Write(…) allowed and denied;
+// and a cloud agent's environment (.cursor/environment.json), whose
+// commands are searched for secrets and which is listed as not audited.
 package cursor
 
 import (
@@ -34,7 +36,7 @@ func (*Collector) Name() string { return "cursor" }
 // directory (workspace or ~/.cursor).
 func (*Collector) Match(p string) bool {
 	switch path.Base(p) {
-	case "sandbox.json", "cli.json", "cli-config.json":
+	case "sandbox.json", "cli.json", "cli-config.json", "environment.json":
 		return path.Base(path.Dir(p)) == ".cursor"
 	}
 	return false
@@ -65,6 +67,9 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 	}
 	if root.Kind != jsonpos.Object {
 		return &collectors.ParseError{Line: root.Line, Err: fmt.Errorf("read %s: want a JSON object, got %s", path.Base(p), root.Kind)}
+	}
+	if path.Base(p) == "environment.json" {
+		return environment(p, root, doc)
 	}
 	loc := func(line int) model.Loc { return model.Loc{File: p, Line: line} }
 	a := model.Agent{Tool: "cursor", Scope: "project", Loc: loc(root.Line)}

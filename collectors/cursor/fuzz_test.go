@@ -8,6 +8,7 @@ import (
 
 // fuzzSeeds are Cursor sandbox.json files shaped like real ones.
 var fuzzSeeds = []string{
+	`{"install": "npm ci", "start": "sudo service docker start", "terminals": [{"name": "w", "command": "npm run watch"}], "build": {"dockerfile": "Dockerfile", "context": ".."}}`,
 	`{
   "$schema": "https://cursor.com/schemas/sandbox.json",
   "type": "workspace_readwrite",
@@ -30,6 +31,7 @@ func FuzzCollect(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// the CLI's permission file takes the same inputs
 		fuzzcheck.Collect(t, New(), ".cursor/cli.json", data, fuzzcheck.Options{})
+		fuzzcheck.Collect(t, New(), ".cursor/environment.json", data, fuzzcheck.Options{})
 		doc, _ := fuzzcheck.Collect(t, New(), ".cursor/sandbox.json", data, fuzzcheck.Options{})
 		for _, a := range doc.Agents {
 			if a.NetworkAccess != nil && (a.NetworkDefault == nil || a.NetworkDefault.Value != "allow") {
