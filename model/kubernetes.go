@@ -6,8 +6,8 @@ package model
 // agent-sandbox claims whose template is not in the scan. One entry stands
 // for Count objects of the same apiVersion, kind and reason; Name and Loc are
 // the first one's, so a 5,000-object cluster export yields a few entries.
-// An entry without an APIVersion is a file of another format read but not
-// audited (a Cursor cloud agent's environment), with Reason saying why.
+// An entry with a Format is a file of another format read but not audited
+// (a Cursor cloud agent's environment), with Reason saying why.
 type SkippedObject struct {
 	APIVersion string `json:"api_version"`
 	Kind       string `json:"kind"`
@@ -16,6 +16,9 @@ type SkippedObject struct {
 	Reason string `json:"reason"`
 	Count  int    `json:"count"`
 	Loc
+	// Format is the collector of a file that is not Kubernetes ("cursor");
+	// "" for Kubernetes objects.
+	Format string `json:"format,omitempty"`
 }
 
 // SandboxRef is an agent-sandbox SandboxClaim or SandboxWarmPool: a request

@@ -31,7 +31,7 @@ type Report struct {
 	Dependencies *model.Deps     `json:"dependencies,omitempty"`
 	// Skipped are the Kubernetes objects read but not audited as workloads,
 	// grouped by apiVersion, kind and reason, and the files of other
-	// formats read but not audited (no apiVersion: a Cursor cloud agent's
+	// formats read but not audited (with a format: a Cursor cloud agent's
 	// environment).
 	Skipped []model.SkippedObject `json:"skipped"`
 
@@ -211,12 +211,12 @@ func limit(fs []rules.Finding, n int) ([]rules.Finding, int) {
 // simply holds no pod spec; "" when there are none.
 //
 // Files of other formats read but not audited (a Cursor cloud agent's
-// environment: SkippedObject without an apiVersion) follow, one line each.
+// environment: a SkippedObject with a Format) follow, one line each.
 func skippedLine(all []model.SkippedObject) string {
 	var sk []model.SkippedObject
 	var other []string
 	for _, s := range all {
-		if s.APIVersion == "" {
+		if s.Format != "" {
 			other = append(other, fmt.Sprintf("Read, not audited: %s %s (%s)", s.Kind, Printable(s.File), s.Reason))
 			continue
 		}

@@ -230,6 +230,15 @@ func TestSkippedLine(t *testing.T) {
 	if one != "1 Kubernetes object not read as a workload: SandboxClaim ×1 (its SandboxTemplate is not in the scan)" {
 		t.Errorf("one = %q", one)
 	}
+	// A file of another format read but not audited: a line of its own,
+	// after the Kubernetes line, its path made printable.
+	mixed := skippedLine([]model.SkippedObject{
+		{Kind: "Cursor cloud agent environment", Reason: "its network is set elsewhere", Count: 1, Format: "cursor", Loc: model.Loc{File: ".cursor/environment.json\x1b[2J"}},
+		{Kind: "Service", Reason: "holds no pod spec", Count: 2, APIVersion: "v1"},
+	})
+	if want := "2 Kubernetes objects not read as workloads: Service ×2\nRead, not audited: Cursor cloud agent environment .cursor/environment.json [2J (its network is set elsewhere)"; mixed != want {
+		t.Errorf("mixed =\n %q\nwant\n %q", mixed, want)
+	}
 	for _, w := range []Writer{Table{}, Markdown{}} {
 		var buf bytes.Buffer
 		if err := w.Write(&buf, sample()); err != nil {

@@ -50,7 +50,7 @@ func environment(p string, root *jsonpos.Value, doc *model.Document) error {
 		}
 	}
 	doc.Skipped = append(doc.Skipped, model.SkippedObject{
-		Kind: "Cursor cloud agent environment", Name: p, Reason: environmentReason, Count: 1,
+		Kind: "Cursor cloud agent environment", Name: p, Reason: environmentReason, Count: 1, Format: "cursor",
 		Loc: model.Loc{File: p, Line: root.Line},
 	})
 	return bad
