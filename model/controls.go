@@ -30,6 +30,10 @@ type Firewall struct {
 	// through sudo, so the script applies its rules when a non-root user
 	// runs it.
 	Sudo bool `json:"sudo"`
+	// Reads are the files, by absolute or home path, the script reads or
+	// sources (cat, jq, source…): what they hold shapes the rules it
+	// sets, so whoever can write them can widen the allowlist.
+	Reads []Str `json:"reads,omitempty"`
 }
 
 // Hole is one way a firewall script lets traffic out without naming where to.

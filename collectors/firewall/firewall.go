@@ -112,6 +112,15 @@ type state struct {
 	// filterCalls counts the packet-filter commands, sudoCalls those run
 	// through sudo.
 	filterCalls, sudoCalls int
+	// reads are the files the script reads or sources (fileReaders).
+	reads []model.Str
+}
+
+// fileReaders are the commands whose file arguments feed the script: what
+// they print or define decides the rules it sets.
+var fileReaders = map[string]bool{
+	"cat": true, "head": true, "tail": true, "jq": true, "yq": true, "sort": true,
+	"uniq": true, "source": true, ".": true, "cut": true,
 }
 
 func newState(file string) *state {
@@ -131,6 +140,13 @@ func (s *state) call(c shell.Call) {
 		s.filterCalls++
 		if sudo {
 			s.sudoCalls++
+		}
+	}
+	if fileReaders[name] {
+		for _, a := range rest {
+			if a.Known && (strings.HasPrefix(a.Text, "/") || strings.HasPrefix(a.Text, "~/")) && !strings.HasPrefix(a.Text, "/dev/null") && !strings.HasPrefix(a.Text, "/proc/") {
+				s.reads = append(s.reads, model.Str{Value: a.Text, Loc: s.loc(c.Line)})
+			}
 		}
 	}
 	switch {
@@ -307,6 +323,7 @@ func (s *state) result() *model.Firewall {
 	}
 	sort.Strings(fw.Allow)
 	fw.Holes = dedupeHoles(s.holes)
+	fw.Reads = s.reads
 	return fw
 }
 

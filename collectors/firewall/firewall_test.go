@@ -197,6 +197,24 @@ ip6tables -P OUTPUT DROP
 			hole("shared", "allows 172.64.0.0/16 (Cloudflare): anyone can serve a site or a function from these addresses, so the agent reaches hosts the allowlist never named", 6),
 		),
 	}, {
+		name: "hosts read from files: a temporary file and a config beside the script",
+		src: `EXTRA=$(cat /tmp/.extra-domains 2>/dev/null || true)
+source /etc/fw/defaults.sh
+jq -r '.hosts[]' ~/.config/fw.json
+cat "$CONF"
+iptables -P OUTPUT DROP
+ip6tables -P OUTPUT DROP
+`,
+		want: func() *model.Firewall {
+			fw := firewall([]string{"ip6tables", "iptables"}, policy("deny", 5), "filtered", nil)
+			fw.Reads = []model.Str{
+				{Value: "/tmp/.extra-domains", Loc: model.Loc{File: file, Line: 1}},
+				{Value: "/etc/fw/defaults.sh", Loc: model.Loc{File: file, Line: 2}},
+				{Value: "~/.config/fw.json", Loc: model.Loc{File: file, Line: 3}},
+			}
+			return fw
+		}(),
+	}, {
 		name: "a script without packet-filter commands is not a firewall",
 		src:  "#!/bin/sh\nnpm ci\niptables-save > /tmp/rules\n",
 		want: nil,

@@ -131,6 +131,29 @@ undo(w) := {"how": "the container is privileged", "loc": w.privileged} if {
 	count(sudo_undo(w)) > 0
 } else := grant_undo(w)[0] if {
 	count(grant_undo(w)) > 0
+} else := input_undo(w)[0] if {
+	count(input_undo(w)) > 0
+}
+
+# input_undo lists the files a firewall script the agent may rerun as root
+# (a passwordless grant for the script itself, as the reference devcontainer
+# gives) reads its hosts or settings from, when the agent can write them.
+input_undo(w) := [{"how": sprintf("%s can run sudo %s without a password, and the script reads %s, which the agent can write: it adds its own hosts and runs the script again", [runtime_user_or(w), c, r.value]), "loc": r} |
+	script := object.get(w, ["egress", "script"], {})
+	runs := object.get(script, "runs", "")
+	runs != ""
+	some g in object.get(w, "sudo", [])
+	passwordless(g)
+	runs_as_root(g)
+	some c in object.get(g, "commands", [])
+	command_base(c) == command_base(runs)
+	some r in object.get(script, ["rules", "reads"], [])
+	_agent_writable(r.value)
+]
+
+_agent_writable(p) if {
+	some prefix in writable_prefixes
+	startswith(p, prefix)
 }
 
 # sudo_undo and grant_undo list every grant that undoes the firewall, in

@@ -9,7 +9,10 @@
 #   iptables, nft, ipset or ip directly. One iptables -P OUTPUT ACCEPT and the
 #   allowlist is gone, so the egress restriction is a convenience, not a
 #   boundary. The reference pattern — a non-root user whose only sudo is the
-#   root-owned firewall script — is not reported.
+#   root-owned firewall script — is not reported, unless the script reads
+#   its hosts or settings from a file the agent can write (/tmp, the
+#   workspace, a home directory): the agent then adds its own and reruns the
+#   script through that grant.
 # related_resources:
 #   - ref: https://docs.anthropic.com/en/docs/claude-code/devcontainer
 #     description: Claude Code — development containers (non-root user, sudo only for the firewall script)

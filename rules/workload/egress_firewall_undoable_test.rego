@@ -87,3 +87,29 @@ test_several_undoing_grants_one_finding if {
 	some f in fs
 	f.line == 20
 }
+
+# The reference grant for the script itself, but the script reads hosts
+# from a file the agent can write: the agent widens it and reruns it.
+test_script_reads_agent_writable_file_fires if {
+	reads := {"holes": [], "reads": [
+		{"value": "/etc/fw/base.conf", "file": ".devcontainer/init-firewall.sh", "line": 10},
+		{"value": "/tmp/.extra-domains", "file": ".devcontainer/init-firewall.sh", "line": 88},
+	]}
+	eg := object.union(script, {"script": object.union(script.script, {"runs": "/usr/local/bin/init-firewall.sh", "rules": reads})})
+	w := object.union(dev({"user": user("node"), "sudo": [grant(["/usr/local/bin/init-firewall.sh"])]}), {"egress": eg})
+	fs := egress_firewall_undoable.deny with input as {"workloads": [w]}
+	count(fs) == 1
+	some f in fs
+	f.file == ".devcontainer/init-firewall.sh"
+	f.line == 88
+	contains(f.message, "node can run sudo /usr/local/bin/init-firewall.sh without a password, and the script reads /tmp/.extra-domains, which the agent can write")
+
+	# no grant to rerun it: the file is read once, before the agent starts
+	w2 := object.union(dev({"user": user("node"), "sudo": []}), {"egress": eg})
+	count(egress_firewall_undoable.deny) == 0 with input as {"workloads": [w2]}
+
+	# a file only root can write
+	eg3 := object.union(script, {"script": object.union(script.script, {"runs": "/usr/local/bin/init-firewall.sh", "rules": {"holes": [], "reads": [{"value": "/etc/fw/base.conf", "file": ".devcontainer/init-firewall.sh", "line": 10}]}})})
+	w3 := object.union(dev({"user": user("node"), "sudo": [grant(["/usr/local/bin/init-firewall.sh"])]}), {"egress": eg3})
+	count(egress_firewall_undoable.deny) == 0 with input as {"workloads": [w3]}
+}
