@@ -121,6 +121,10 @@ var settingWords = map[string]bool{
 	"role": true, "arn": true,
 }
 
+// identityWords end a name that says who a credential belongs to
+// (PAT_USERNAME, DEPLOY_USER, BOT_EMAIL): the value is not the credential.
+var identityWords = map[string]bool{"username": true, "user": true, "login": true, "email": true}
+
 // DescribesSetting reports whether a secret's name says it holds a setting
 // kept out of sight rather than a credential: its last word names metadata
 // (…_URL, …_ID, …_PROVIDER, …_REGION) or a thing to use (…_MODEL,
@@ -136,6 +140,9 @@ func DescribesSetting(name string) bool {
 		return false
 	}
 	last := ws[len(ws)-1]
+	if identityWords[last] {
+		return true // PAT_USERNAME names whose token, not the token
+	}
 	if !metaWords[last] && !settingWords[last] {
 		return false
 	}

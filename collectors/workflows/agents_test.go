@@ -276,3 +276,11 @@ func TestForkLoginIsModelKey(t *testing.T) {
 		t.Error("deploy_key taken for the model credential")
 	}
 }
+
+// OpenHands reads its model's key as LLM_API_KEY: the agent's own key.
+func TestOpenHandsModelKey(t *testing.T) {
+	if !modelEnvOf("openhands", "LLM_API_KEY") || modelEnvOf("codex", "LLM_API_KEY") || modelEnvOf("openhands", "PAT_TOKEN") {
+		t.Errorf("model keys: openhands LLM_API_KEY %v, codex LLM_API_KEY %v, openhands PAT_TOKEN %v",
+			modelEnvOf("openhands", "LLM_API_KEY"), modelEnvOf("codex", "LLM_API_KEY"), modelEnvOf("openhands", "PAT_TOKEN"))
+	}
+}

@@ -31,6 +31,8 @@ var modelEnv = map[string][]string{
 	"qwen":    {"DASHSCOPE_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY"},
 	"cursor":  {"CURSOR_API_KEY"},
 	"copilot": {"COPILOT_GITHUB_TOKEN"},
+	// OpenHands reads its model's key as LLM_API_KEY.
+	"openhands": {"LLM_API_KEY", "OPENROUTER_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY"},
 	"*": {"OPENROUTER_API_KEY", "DEEPSEEK_API_KEY", "MISTRAL_API_KEY", "GROQ_API_KEY", "XAI_API_KEY",
 		"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "AZURE_OPENAI_API_KEY"},
 }

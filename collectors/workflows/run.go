@@ -54,7 +54,11 @@ func (c *collector) command(words []string, line int, j *model.Job) {
 	}
 	text := secrets.Redact(strings.Join(words, " "))
 	loc := c.loc(line)
-	if tool, args := agentcli.CommandWith(words, c.installed); tool != "" {
+	tool, args := agentcli.CommandWith(words, c.installed)
+	if tool == "" {
+		tool = packageScriptAgent(words)
+	}
+	if tool != "" {
 		st := model.AgentStep{Tool: tool, Run: text, Loc: loc, Inputs: map[string]model.Str{}}
 		if len(args) > 0 {
 			hidden, _ := secrets.HideArgs(args)
@@ -85,6 +89,23 @@ func (c *collector) command(words []string, line int, j *model.Job) {
 			j.StateRestores = append(j.StateRestores, model.Str{Value: "gh run download restores " + dir, Loc: loc})
 		}
 	}
+}
+
+// packageScriptAgent is the agent a package script is named for (npm run
+// claude, pnpm run codex-review): the repository's own script that starts
+// an agent, through its SDK or its CLI. "" for any other command.
+func packageScriptAgent(words []string) string {
+	i := agentcli.ExeIndex(words)
+	if i < 0 || i+2 >= len(words) {
+		return ""
+	}
+	switch words[i] {
+	case "npm", "pnpm", "yarn", "bun":
+		if words[i+1] == "run" || words[i+1] == "run-script" {
+			return nameHint(words[i+2])
+		}
+	}
+	return ""
 }
 
 // gitSubcommand skips git's global options (-C dir, -c k=v, --no-pager…).

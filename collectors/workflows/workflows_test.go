@@ -284,6 +284,35 @@ func TestNeverRunningJob(t *testing.T) {
 	}
 }
 
+// A package script named for an agent, and OpenHands' resolver module,
+// start an agent; other scripts and modules do not.
+func TestIndirectAgentRuns(t *testing.T) {
+	for run, want := range map[string]string{
+		"npm run claude":                                   "claude-code",
+		"pnpm run codex-review -- --pr 3":                  "codex",
+		"python -m openhands.resolver.resolve_issue --x 1": "openhands",
+		"npm run build":                                    "",
+		"npm run precursor":                                "",
+		"yarn run lint":                                    "",
+	} {
+		doc, err := collect(t, "on: push\njobs:\n  a:\n    steps:\n      - run: "+quote(run)+"\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		for _, w := range doc.Workflows {
+			for _, j := range w.Jobs {
+				for _, st := range j.AgentSteps {
+					got = st.Tool
+				}
+			}
+		}
+		if got != want {
+			t.Errorf("%s: agent %q, want %q", run, got, want)
+		}
+	}
+}
+
 func TestBlockScalarLines(t *testing.T) {
 	src := "on: push\njobs:\n  a:\n    steps:\n      - run: |\n          set -e\n          codex exec \\\n            --full-auto hi\n          git push\n"
 	j := oneJob(t, src)

@@ -30,6 +30,9 @@ var notRuns = map[string]bool{
 	"logout": true, "setup-token": true, "completion": true, "extensions": true, "migrate-installer": true,
 }
 
+// runners run the command after their run subcommand.
+var runners = map[string]bool{"poetry": true, "uv": true, "pdm": true, "pipenv": true, "hatch": true, "rye": true}
+
 // wrappers run the command that follows them.
 var wrappers = map[string]bool{"sudo": true, "exec": true, "env": true, "time": true, "nohup": true, "command": true, "stdbuf": true}
 
@@ -48,6 +51,15 @@ func CommandWith(words []string, more map[string]string) (string, []string) {
 	exe := words[i]
 	rest := words[i+1:]
 	base := exe[strings.LastIndex(exe, "/")+1:]
+	// poetry run, uv run, pdm run, pipenv run: the command after them.
+	if runners[base] && len(rest) > 1 && rest[0] == "run" {
+		base, rest = rest[1][strings.LastIndex(rest[1], "/")+1:], rest[2:]
+	}
+	// python -m openhands.resolver.resolve_issue: OpenHands' resolver, the
+	// agent run on an issue (its server, openhands.server, is a platform).
+	if strings.HasPrefix(base, "python") && len(rest) > 1 && rest[0] == "-m" && strings.HasPrefix(rest[1], "openhands.resolver.") {
+		return "openhands", rest[2:]
+	}
 	switch base {
 	case "npx", "bunx", "uvx", "pipx", "pnpm", "yarn":
 		for len(rest) > 0 && (strings.HasPrefix(rest[0], "-") || rest[0] == "dlx" || rest[0] == "run") {

@@ -37,3 +37,24 @@ func TestEnvSwitch(t *testing.T) {
 		}
 	}
 }
+
+func TestResolverAndRunners(t *testing.T) {
+	for line, want := range map[string]string{
+		"python -m openhands.resolver.resolve_issue --repo x":         "openhands",
+		"poetry run python -m openhands.resolver.send_pull_request x": "openhands",
+		"uv run claude -p hi":              "claude-code",
+		"python -m openhands_helpers.lint": "",
+		"python -m pytest":                 "",
+		"poetry run pytest":                "",
+	} {
+		var got string
+		for _, cmd := range Split(line) {
+			if tool, _ := Command(cmd); tool != "" {
+				got = tool
+			}
+		}
+		if got != want {
+			t.Errorf("%s: tool %q, want %q", line, got, want)
+		}
+	}
+}
