@@ -68,3 +68,17 @@ _non_root(w) if {
 	not contains(u, "${")
 	not root_user(lower(u))
 }
+
+# A compose service a devcontainer runs in takes the devcontainer's user
+# (remoteUser): the agent works as that user.
+_non_root(w) if {
+	dc := object.get(w, "devcontainer", "")
+	dc != ""
+	some d in input.workloads
+	d.source == "devcontainer"
+	d.file == dc
+	u := trim_space(d.user.value)
+	u != ""
+	not contains(u, "${")
+	not root_user(lower(u))
+}

@@ -46,3 +46,15 @@ test_built_by_non_root_workloads_quiet if {
 	count(image_runs_as_root.deny) == 1 with input as {"images": [img], "workloads": [{"source": "compose", "name": "c", "build": {"dockerfile": ".devcontainer/Dockerfile"}}]}
 	count(image_runs_as_root.deny) == 1 with input as {"images": [img], "workloads": [object.union(dev("node"), {"build": {"dockerfile": "other/Dockerfile"}})]}
 }
+
+# The image is built by a compose service a devcontainer runs in, whose
+# remoteUser is not root: the agent does not run as root.
+test_compose_service_of_devcontainer_quiet if {
+	img := {"file": ".devcontainer/Dockerfile", "line": 1}
+	svc := {"source": "compose", "name": "app", "devcontainer": ".devcontainer/devcontainer.json", "build": {"dockerfile": ".devcontainer/Dockerfile"}}
+	dc := {"source": "devcontainer", "name": "dev", "file": ".devcontainer/devcontainer.json", "user": {"value": "daytona", "file": ".devcontainer/devcontainer.json", "line": 82}}
+	count(image_runs_as_root.deny) == 0 with input as {"images": [img], "workloads": [svc, dc]}
+	# with a root remoteUser it fires
+	root_dc := object.union(dc, {"user": {"value": "root", "file": ".devcontainer/devcontainer.json", "line": 82}})
+	count(image_runs_as_root.deny) == 1 with input as {"images": [img], "workloads": [svc, root_dc]}
+}
