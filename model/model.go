@@ -306,6 +306,10 @@ type Command struct {
 	Scripts []string `json:"scripts"`
 	// SudoScripts are those of Scripts it runs through sudo or doas.
 	SudoScripts []string `json:"sudo_scripts"`
+	// HostSecret says which credential of the host a command run there
+	// (initializeCommand) writes into the workspace the container mounts,
+	// and where: "gh auth token into .devcontainer/.env". Names only.
+	HostSecret string `json:"host_secret,omitempty"`
 }
 
 // RepoGrant is access to another repository asked for a codespace.

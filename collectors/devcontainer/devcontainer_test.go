@@ -99,7 +99,7 @@ func TestCollectFixtures(t *testing.T) {
 				{Name: "NPM_TOKEN", SensitiveName: true, FromHost: "NPM_TOKEN", Loc: l(ins, 23)},
 			},
 			Commands: []model.Command{
-				{Phase: "initialize", OnHost: true, Text: "gh auth token > .devcontainer/.gh-token", Loc: l(ins, 25)},
+				{Phase: "initialize", OnHost: true, Text: "gh auth token > .devcontainer/.gh-token", HostSecret: "gh auth token into .devcontainer/.gh-token", Loc: l(ins, 25)},
 				{Phase: "postCreate", Text: "curl -fsSL https://claude.ai/install.sh | bash", Loc: l(ins, 26)},
 				{Phase: "postStart", Text: "git config --global credential.helper store", Loc: l(ins, 28)},
 				{Phase: "postStart", Text: "npm ci", Loc: l(ins, 29)},

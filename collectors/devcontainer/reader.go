@@ -322,20 +322,22 @@ func (r *reader) credential(ref model.SecretRef, where, context string, loc mode
 // commands reads a lifecycle command in its three forms: a shell string, an
 // argv array, or an object of named commands run in parallel.
 func (r *reader) commands(prop, phase string, v *hujson.Value) {
-	add := func(text string, found []secrets.Found, off int) {
+	add := func(raw, text string, found []secrets.Found, off int) {
 		loc := r.loc(off)
 		for _, f := range found {
 			r.credential(f.SecretRef, "arg", "devcontainer "+prop, loc)
 		}
-		r.w.Commands = append(r.w.Commands, model.Command{
-			Phase: phase, OnHost: phase == "initialize", Text: text, Loc: loc,
-		})
+		c := model.Command{Phase: phase, OnHost: phase == "initialize", Text: text, Loc: loc}
+		if c.OnHost {
+			c.HostSecret = hostSecretWrite(raw)
+		}
+		r.w.Commands = append(r.w.Commands, c)
 	}
 	one := func(v *hujson.Value) {
 		if s, ok := str(v); ok {
 			if strings.TrimSpace(s) != "" {
 				text, found := secrets.Hide(s)
-				add(text, found, v.StartOffset)
+				add(s, text, found, v.StartOffset)
 			}
 			return
 		}
@@ -347,7 +349,7 @@ func (r *reader) commands(prop, phase string, v *hujson.Value) {
 		}
 		if len(argv) > 0 {
 			hidden, found := secrets.HideArgs(argv)
-			add(strings.Join(hidden, " "), found, v.StartOffset)
+			add(strings.Join(argv, " "), strings.Join(hidden, " "), found, v.StartOffset)
 		}
 	}
 	if _, isObj := v.Value.(*hujson.Object); isObj {

@@ -6,7 +6,10 @@
 #   compose ${GITHUB_TOKEN}). The agent reads it like any other variable, and it
 #   is the host's token, usually a long-lived one with the user's full scope,
 #   not a credential minted for this task. Fires when the variable's name or
-#   the forwarded host variable's name looks like a credential.
+#   the forwarded host variable's name looks like a credential, and when a
+#   command that runs on the host (initializeCommand) writes a host
+#   credential into the workspace the container mounts (gh auth token >
+#   .devcontainer/.env, cp ~/.aws/credentials .devcontainer/).
 # related_resources:
 #   - ref: https://containers.dev/implementors/json_reference/#variables-in-devcontainerjson
 #     description: Dev Container metadata reference — ${localEnv} copies host variables
@@ -47,4 +50,15 @@ deny contains f if {
 		rego.metadata.chain(), e,
 		sprintf("%s forwards the host's %s into %s", [wl.label(w), e.from_host, object.get(e, "name", "?")]),
 	)
+}
+
+# A command run on the host (initializeCommand) writes one of the host's
+# credentials into the workspace, which the container mounts.
+deny contains f if {
+	some w in wl.judged_workloads
+	some c in object.get(w, "commands", [])
+	object.get(c, "on_host", false) == true
+	what := object.get(c, "host_secret", "")
+	what != ""
+	f := sa.finding(rego.metadata.chain(), c, sprintf("%s's %s command runs on the host and writes its credential (%s) into the workspace the container mounts: the agent reads it there", [wl.label(w), object.get(c, "phase", "lifecycle"), what]))
 }

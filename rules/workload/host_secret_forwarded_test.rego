@@ -41,3 +41,17 @@ test_hardened_quiet if {
 test_empty_input_quiet if {
 	count(host_secret_forwarded.deny) == 0 with input as {}
 }
+
+test_initialize_command_writes_host_token_fires if {
+	w := {"source": "devcontainer", "name": "dev", "judged": true, "commands": [
+		{"phase": "initialize", "on_host": true, "text": "gh auth token > .devcontainer/.token", "host_secret": "gh auth token into .devcontainer/.token", "file": ".devcontainer/devcontainer.json", "line": 5},
+		{"phase": "postCreate", "on_host": false, "text": "npm ci", "file": ".devcontainer/devcontainer.json", "line": 6},
+	]}
+	fs := host_secret_forwarded.deny with input as {"workloads": [w]}
+	count(fs) == 1
+	some f in fs
+	f.line == 5
+	contains(f.message, "devcontainer dev's initialize command runs on the host and writes its credential (gh auth token into .devcontainer/.token) into the workspace")
+	# a workload that is not judged (not the agent's) is not reported
+	count(host_secret_forwarded.deny) == 0 with input as {"workloads": [object.union(w, {"judged": false})]}
+}
