@@ -83,4 +83,9 @@ type CopilotEnvironment struct {
 	FirewallEnabled bool `json:"firewall_enabled"`
 	// AllowList is COPILOT_AGENT_FIREWALL_ALLOW_LIST_ADDITIONS, split.
 	AllowList []string `json:"allow_list"`
+	// PublicSuffixes are the entries of AllowList that name a public
+	// suffix of the Public Suffix List, or every host one level under
+	// one (*.co.uk, github.io, *.compute.amazonaws.com): domains under
+	// which anyone can own a host.
+	PublicSuffixes []string `json:"public_suffixes"`
 }

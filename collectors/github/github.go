@@ -490,6 +490,7 @@ func (r *reader) copilot(ctx context.Context) *model.CopilotEnvironment {
 		}
 		opts.Page = resp.NextPage
 	}
+	env.PublicSuffixes = publicSuffixes(env.AllowList)
 	return env
 }
 

@@ -255,3 +255,27 @@ jobs:
 		}
 	}
 }
+
+// TestScanGitHubCopilotAllowlist: allowlist additions that name a public
+// suffix of two labels (*.co.uk) or a domain handing out hosts to anyone
+// (*.github.io) open the Copilot firewall as *.com does; one owner's
+// domains under them do not.
+func TestScanGitHubCopilotAllowlist(t *testing.T) {
+	files := map[string]string{".github/workflows/claude.yml": agentWorkflow}
+	repo := func(list string) *ghtest.Repo {
+		return &ghtest.Repo{Files: files, RulePages: []string{`[]`}, CopilotVariables: map[string]string{"COPILOT_AGENT_FIREWALL_ALLOW_LIST_ADDITIONS": list}}
+	}
+	s := ghtest.New(t, ghToken, map[string]*ghtest.Repo{
+		"o/broad":  repo("registry.npmjs.org, *.co.uk, *.github.io"),
+		"o/narrow": repo("registry.npmjs.org, *.example.co.uk, octo.github.io"),
+	})
+	const id = "github-copilot-allowlist-broad"
+	rep, _, all := scanGitHub(t, s, "--github", "o/broad")
+	if m := rulesOf(rep)[id]; !strings.Contains(m, "reach *.co.uk, *.github.io:") {
+		t.Errorf("broad: %s %q\n%s", id, m, all)
+	}
+	rep, _, all = scanGitHub(t, s, "--github", "o/narrow")
+	if m, ok := rulesOf(rep)[id]; ok {
+		t.Errorf("narrow: %s %q\n%s", id, m, all)
+	}
+}
