@@ -52,6 +52,9 @@ type Options struct {
 	// Known, when set, is the repository as an organisation's listing
 	// gave it: its default branch is not asked for again.
 	Known *RepoInfo
+	// Cache, when set, keeps answers between runs and asks again with
+	// their ETags (nil: every answer is asked for whole).
+	Cache *Cache
 }
 
 // RepoInfo is one repository of an organisation's listing.
@@ -79,6 +82,10 @@ func newClient(opt Options) (*gh.Client, error) {
 	// included) and with bounded answers.
 	bc := *hc
 	bc.Transport = &bounded{base: hc.Transport, origin: origin(api)}
+	if opt.Cache != nil {
+		// Above bounded: what the cache keeps was read within its bounds.
+		bc.Transport = &cached{base: bc.Transport, cache: opt.Cache}
+	}
 	// The transport waits out rate limits; the client's own check would
 	// refuse requests the transport would wait for.
 	copts := []gh.ClientOptionsFunc{gh.WithHTTPClient(&bc), gh.WithDisableRateLimitCheck(), gh.WithUserAgent("sandbox-audit")}

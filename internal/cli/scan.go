@@ -58,6 +58,7 @@ type scanOptions struct {
 	depsOnly bool
 	// github is OWNER/REPO: read its settings through GitHub's API.
 	github, githubURL string
+	githubCache       ghCacheFlags
 }
 
 func newScanCmd() *cobra.Command {
@@ -111,6 +112,7 @@ checked against its declaration (drift).
 	f.DurationVar(&o.ruleTimeout, "rule-timeout", 0, "bound for each custom rule's evaluation; exceeding it exits 2 naming the rule (default 5s, or rule_timeout from the policy file)")
 	f.StringVar(&o.github, "github", "", "also read OWNER/REPO's settings from GitHub (branch rules, Actions settings, CODEOWNERS, the copilot environment) with $GITHUB_TOKEN or $GH_TOKEN; without PATH its configuration files are fetched too")
 	f.StringVar(&o.githubURL, "github-url", "", "GitHub Enterprise Server's API URL (https://HOST/api/v3/) for --github")
+	o.githubCache.add(f)
 	f.StringArrayVar(&o.labels, "label", nil, "with docker://: only containers with this label, KEY or KEY=VALUE (repeatable)")
 	f.BoolVar(&o.live, "live", false, "also audit the environment this process runs in (alone: only the environment)")
 	f.StringVar(&o.root, "root", "/", "with --live: the root filesystem to audit (a fixture root or a mounted image)")
@@ -144,6 +146,9 @@ func (o *scanOptions) validate() error {
 	}
 	if o.db != "" && o.diffBase == "" {
 		return usageError("--db needs --diff-base")
+	}
+	if err := o.githubCache.validate(); err != nil {
+		return err
 	}
 	if o.probeTimeout <= 0 {
 		return usageError("--probe-timeout must be positive")
@@ -213,7 +218,11 @@ func (o *scanOptions) run(cmd *cobra.Command, path, containers string) error {
 		if err != nil {
 			return usageError("--github: %v", err)
 		}
-		gho = &github.Options{Owner: owner, Repo: repo, APIURL: o.githubURL, Token: github.Token()}
+		cache, err := o.githubCache.open()
+		if err != nil {
+			return err
+		}
+		gho = &github.Options{Owner: owner, Repo: repo, APIURL: o.githubURL, Token: github.Token(), Cache: cache}
 	} else if o.githubURL != "" {
 		return usageError("--github-url needs --github OWNER/REPO")
 	}
