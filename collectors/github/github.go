@@ -55,6 +55,9 @@ type Options struct {
 	// Cache, when set, keeps answers between runs and asks again with
 	// their ETags (nil: every answer is asked for whole).
 	Cache *Cache
+	// Orgs, when set, is shared by the repositories of one run: what is
+	// read once per organisation (its installed apps).
+	Orgs *Orgs
 }
 
 // RepoInfo is one repository of an organisation's listing.
@@ -294,9 +297,14 @@ func Collect(ctx context.Context, opt Options) (*model.Repository, []model.Error
 		}
 		return nil, nil, fmt.Errorf("%w: repository %s/%s: %s", ErrRepository, opt.Owner, opt.Repo, why(err))
 	}
+	ownerType := repo.GetOwner().GetType() // "User", "Organization"
+	if ownerType == "" && opt.Known != nil && opt.Known.DefaultBranch != "" {
+		ownerType = "Organization" // an organisation's listing gave it
+	}
 	out := &model.Repository{Loc: r.loc, Owner: opt.Owner, Name: opt.Repo, DefaultBranch: repo.GetDefaultBranch(), Private: repo.GetPrivate()}
 	out.Review = r.review(ctx, out.DefaultBranch)
 	out.Actions = r.actions(ctx)
+	out.AgentApps = r.agentApps(ctx, opt.Orgs, ownerType, !personReviewed(out.Review, out.Actions))
 	out.Copilot = r.copilot(ctx)
 	if opt.Files != "" {
 		if err := r.fetchFiles(ctx, out.DefaultBranch, opt.Files, opt.Match); err != nil {

@@ -71,6 +71,7 @@ func orgServer(t *testing.T) *ghtest.Server {
 	})
 	s.Orgs["acme"] = []string{"open", "guarded", "readonly", "a-fork", "old"}
 	s.Orgs["safe"] = []string{"one", "two"}
+	s.Installations["acme"] = `{"total_count": 0, "installations": []}`
 	return s
 }
 
@@ -211,6 +212,7 @@ func BenchmarkScanGitHubOrg(b *testing.B) {
 		}
 		s := ghtest.New(b, ghToken, repos)
 		s.Orgs["acme"] = names
+		s.Installations["acme"] = `{"total_count": 0, "installations": []}`
 		s.Latency = 2 * time.Millisecond
 		b.Setenv("GITHUB_TOKEN", ghToken)
 		cache := b.TempDir()
@@ -233,5 +235,74 @@ func BenchmarkScanGitHubOrg(b *testing.B) {
 		b.ReportMetric(float64(n2)/500, "requests/repo-second")
 		b.ReportMetric(float64(s.NotModified-nm)/500, "304/repo-second")
 		b.ReportMetric(float64(s.MaxInFlight), "max-in-flight")
+	}
+}
+
+// TestScanGitHubAgentApps: an agent's GitHub App installed on every
+// repository with contents: write can merge its own change exactly where
+// the default branch lets a change land unreviewed (no pull request rule,
+// or the app a bypass actor); a reviewed branch is quiet. Installations
+// the token cannot read leave Review unknown, naming the permission, where
+// the same repository with the apps read passes.
+func TestScanGitHubAgentApps(t *testing.T) {
+	files := map[string]string{"README.md": "# x\n", ".github/CODEOWNERS": "* @acme/platform\n"}
+	settings := func(r *ghtest.Repo) *ghtest.Repo {
+		r.Files = files
+		r.WorkflowPermissions = `{"default_workflow_permissions": "read", "can_approve_pull_request_reviews": false}`
+		r.ActionsPermissions = `{"enabled": true, "allowed_actions": "selected", "sha_pinning_required": true}`
+		return r
+	}
+	ruleset := func(bypass string) *ghtest.Repo {
+		return settings(&ghtest.Repo{
+			RulePages: []string{`[{"type": "pull_request", "ruleset_source_type": "Organization", "ruleset_source": "acme", "ruleset_id": 1,
+				"parameters": {"required_approving_review_count": 1, "dismiss_stale_reviews_on_push": true, "require_code_owner_review": true, "require_last_push_approval": true, "required_review_thread_resolution": false}}]`},
+			Rulesets: map[int64]string{1: `{"id": 1, "name": "org main", "target": "branch", "enforcement": "active", "bypass_actors": [` + bypass + `]}`}})
+	}
+	s := ghtest.New(t, ghToken, map[string]*ghtest.Repo{
+		"acme/open":     settings(&ghtest.Repo{RulePages: []string{`[]`}}),
+		"acme/reviewed": ruleset(""),
+		"acme/bypassed": ruleset(`{"actor_id": 1236702, "actor_type": "Integration", "bypass_mode": "always"}`),
+		"noadmin/open":  settings(&ghtest.Repo{RulePages: []string{`[]`}}),
+		"none/open":     settings(&ghtest.Repo{RulePages: []string{`[]`}}),
+	})
+	s.Installations["acme"] = `{"total_count": 1, "installations": [{"id": 11, "app_id": 1236702, "app_slug": "claude", "target_type": "Organization",
+		"repository_selection": "all", "permissions": {"contents": "write", "pull_requests": "write", "metadata": "read"}}]}`
+	s.Installations["noadmin"] = ""
+	s.Installations["none"] = `{"total_count": 0, "installations": []}`
+	const id = "github-agent-can-merge-own-change"
+	rep, code, all := scanGitHub(t, s, "--github", "acme/open")
+	if m := rulesOf(rep)[id]; code != 1 || !strings.Contains(m, `the claude-code app "claude" (app 1236702) is installed on every repository of acme with contents: write`) || !strings.Contains(m, "it requires no pull request") {
+		t.Errorf("open: exit %d, %s %q\n%s", code, id, m, all)
+	}
+	rep, code, all = scanGitHub(t, s, "--github", "acme/reviewed")
+	if _, ok := rulesOf(rep)[id]; ok || code != 0 || rep.Properties["review"].Status != "pass" || len(rep.Errors) != 0 {
+		t.Errorf("reviewed: exit %d, %v, review %+v, errors %v\n%s", code, rulesOf(rep), rep.Properties["review"], rep.Errors, all)
+	}
+	rep, _, all = scanGitHub(t, s, "--github", "acme/bypassed")
+	if m := rulesOf(rep)[id]; !strings.Contains(m, "the app may bypass its rules") {
+		t.Errorf("bypassed: %s %q\n%s", id, m, all)
+	}
+
+	rep, code, all = scanGitHub(t, s, "--github", "none/open")
+	if code != 0 || rep.Properties["review"].Status != "pass" || len(rep.Errors) != 0 {
+		t.Errorf("no agent app: exit %d, review %+v, errors %v\n%s", code, rep.Properties["review"], rep.Errors, all)
+	}
+	rep, _, all = scanGitHub(t, s, "--github", "noadmin/open")
+	if st := rep.Properties["review"]; st.Status != "unknown" || len(rep.Errors) != 1 ||
+		!strings.Contains(rep.Errors[0].Message, "GitHub Apps installed on organisation noadmin not read (GitHub answered 403): it needs an organisation owner's token with Administration: read") {
+		t.Errorf("installations unreadable: review %+v, errors %v\n%s", st, rep.Errors, all)
+	}
+
+	// The organisation's installations are read once for all of it.
+	s.Orgs["acme"] = []string{"open", "reviewed", "bypassed"}
+	out, code, stderr := scanOrg(t, s, "--github", "acme", "-f", "json")
+	var doc orgJSONOut
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 1 || doc.Summary.GateFailed != 2 {
+		t.Fatalf("org: exit %d, %+v, %v\n%s", code, doc.Summary, err, stderr)
+	}
+	before := s.OrgRequests["orgs/acme/installations"]
+	scanOrg(t, s, "--github", "acme", "-f", "json")
+	if n := s.OrgRequests["orgs/acme/installations"] - before; n != 1 {
+		t.Errorf("the installations were read %d times for 3 repositories", n)
 	}
 }

@@ -27,10 +27,14 @@ func newEngine(ctx context.Context, opt Options) (*audit.Engine, error) {
 }
 
 // withClient gives the run's github: targets one HTTP client, holding at
-// most GitHubInFlight (default 8) requests for all of them.
+// most GitHubInFlight (default 8) requests for all of them, and one
+// reading of each organisation's installed apps.
 func (opt Options) withClient() Options {
 	if opt.GitHub.Client == nil {
 		opt.GitHub.Client = github.NewClient(cmp.Or(opt.GitHubInFlight, 8))
+	}
+	if opt.GitHub.Orgs == nil {
+		opt.GitHub.Orgs = github.NewOrgs()
 	}
 	return opt
 }

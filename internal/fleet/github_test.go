@@ -108,6 +108,7 @@ func TestGitHubOrgTargets(t *testing.T) {
 // is fetched again, and every result is the same.
 func TestGitHubOrgETags(t *testing.T) {
 	s := org(t, 30)
+	s.Installations["acme"] = `{"total_count": 0, "installations": []}`
 	ts, _ := (&Inventory{Targets: []TargetDef{{GitHub: "acme"}}}).Expand()
 	st, err := OpenStore(context.Background(), filepath.Join(t.TempDir(), "h.db"))
 	if err != nil {
@@ -126,8 +127,9 @@ func TestGitHubOrgETags(t *testing.T) {
 		t.Fatalf("%+v, %v", second, err)
 	}
 	n2 := s.Total - n1
-	// Each repository's copilot environment is a 404, asked again.
-	if n2 != n1-30 || s.NotModified != n2-30 {
+	// Each repository's copilot environment is a 404, asked again; the
+	// organisation's installations are read once a run.
+	if n2 != n1-30 || s.NotModified != n2-30 || s.OrgRequests["orgs/acme/installations"] != 2 {
 		t.Errorf("second run: %d requests (first %d), %d answered 304", n2, n1, s.NotModified)
 	}
 	sameResults(t, "second run", stored(t, st, second.Run), stored(t, st, first.Run))
@@ -140,6 +142,7 @@ func BenchmarkGitHubOrg(b *testing.B) {
 	for range b.N {
 		s := org(b, 500)
 		s.Latency = 2e6
+		s.Installations["acme"] = `{"total_count": 0, "installations": []}`
 		ts, _ := (&Inventory{Targets: []TargetDef{{GitHub: "acme"}}}).Expand()
 		st, err := OpenStore(context.Background(), filepath.Join(b.TempDir(), "h.db"))
 		if err != nil {

@@ -59,8 +59,9 @@ type Server struct {
 	Token string
 	mu    sync.Mutex
 	repos map[string]*Repo
-	// Requests counts requests per repository (owner/name).
-	Requests map[string]int
+	// Requests counts requests per repository (owner/name), OrgRequests
+	// those of an organisation's paths (orgs/acme/installations).
+	Requests, OrgRequests map[string]int
 	// LimitOnce makes the first request of every path answer 403 with a
 	// secondary rate limit and Retry-After: 1.
 	LimitOnce bool
@@ -71,6 +72,11 @@ type Server struct {
 	// Orgs lists each organisation's repositories (names; each must be in
 	// repos as ORG/NAME), served by "list organization repositories".
 	Orgs map[string][]string
+	// Installations are the answers of "list app installations for an
+	// organization", by organisation ("" answers 403, as to a token that
+	// is no owner's); another organisation's is 404. A repository's owner
+	// is an Organization when it is in Orgs or Installations, else a User.
+	Installations map[string]string
 	// Latency delays every answer, as a network would.
 	Latency time.Duration
 	// MaxInFlight is the most requests the server held at once.
@@ -91,7 +97,7 @@ type Server struct {
 // New starts a server for repos (owner/name → Repo); requests must carry
 // token.
 func New(t testing.TB, token string, repos map[string]*Repo) *Server {
-	s := &Server{Token: token, repos: repos, Requests: map[string]int{}, limited: map[string]bool{}, Orgs: map[string][]string{}}
+	s := &Server{Token: token, repos: repos, Requests: map[string]int{}, OrgRequests: map[string]int{}, limited: map[string]bool{}, Orgs: map[string][]string{}, Installations: map[string]string{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s
@@ -172,8 +178,22 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	parts := strings.Split(p, "/")
+	if parts[0] == "orgs" {
+		s.OrgRequests[p]++
+	}
 	if len(parts) == 3 && parts[0] == "orgs" && parts[2] == "repos" {
 		s.orgRepos(w, r, parts[1])
+		return
+	}
+	if len(parts) == 3 && parts[0] == "orgs" && parts[2] == "installations" {
+		switch body, ok := s.Installations[parts[1]]; {
+		case !ok:
+			notFound(w, "Not Found")
+		case body == "":
+			writeJSON(w, 403, `{"message": "You must be an organization owner to list installations"}`)
+		default:
+			writeJSON(w, 200, body)
+		}
 		return
 	}
 	if len(parts) < 3 || parts[0] != "repos" {
@@ -194,7 +214,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	rest := strings.Join(parts[3:], "/")
 	switch {
 	case rest == "":
-		writeJSON(w, 200, fmt.Sprintf(`{"id": 1, "name": %q, "full_name": %q, "private": %v, "default_branch": %q, "archived": false}`, parts[2], full, repo.Private, branch))
+		owner := "User"
+		if _, ok := s.Orgs[parts[1]]; ok {
+			owner = "Organization"
+		} else if _, ok := s.Installations[parts[1]]; ok {
+			owner = "Organization"
+		}
+		writeJSON(w, 200, fmt.Sprintf(`{"id": 1, "name": %q, "full_name": %q, "owner": {"login": %q, "type": %q}, "private": %v, "default_branch": %q, "archived": false}`,
+			parts[2], full, parts[1], owner, repo.Private, branch))
 	case rest == "rules/branches/"+branch:
 		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
 		page = max(page, 1)
