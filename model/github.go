@@ -25,6 +25,34 @@ type Repository struct {
 	// scan's agent jobs deploy to, by name; one the token could not read
 	// is missing (and in errors[]).
 	Environments map[string]EnvironmentRules `json:"environments,omitempty"`
+	// AgentApps are the GitHub Apps installed on the repository's owner
+	// that run a coding agent, as the organisation's installations list
+	// them (Administration: read on the organisation); absent when none
+	// is, or when the token could not read them (an errors[] entry then
+	// says so, when the default branch does not already require a
+	// person's review nothing can bypass).
+	AgentApps []AgentApp `json:"agent_apps,omitempty"`
+}
+
+// AgentApp is an installed GitHub App that runs a coding agent.
+type AgentApp struct {
+	Slug  string `json:"slug"`
+	AppID int64  `json:"app_id"`
+	// Agent is the agent it runs (claude-code, copilot, codex, cursor,
+	// devin, jules…).
+	Agent string `json:"agent"`
+	// Repositories is "all" (every repository of the owner, this one
+	// included) or "selected" (some: GitHub lists which to the app
+	// alone, so whether this one is stays unknown).
+	Repositories string `json:"repositories"`
+	// Permissions are the installation's (contents: write, pull_requests:
+	// write, workflows: write…).
+	Permissions map[string]string `json:"permissions"`
+	Suspended   bool              `json:"suspended"`
+	// OwnBranchesOnly: GitHub itself keeps the agent's pushes to its own
+	// branches (the Copilot coding agent's to copilot/…), whatever its
+	// permissions say.
+	OwnBranchesOnly bool `json:"own_branches_only"`
 }
 
 // EnvironmentRules are an environment's protection rules (Environments:
@@ -83,4 +111,9 @@ type CopilotEnvironment struct {
 	FirewallEnabled bool `json:"firewall_enabled"`
 	// AllowList is COPILOT_AGENT_FIREWALL_ALLOW_LIST_ADDITIONS, split.
 	AllowList []string `json:"allow_list"`
+	// PublicSuffixes are the entries of AllowList that name a public
+	// suffix of the Public Suffix List, or every host one level under
+	// one (*.co.uk, github.io, *.compute.amazonaws.com): domains under
+	// which anyone can own a host.
+	PublicSuffixes []string `json:"public_suffixes"`
 }

@@ -52,6 +52,12 @@ type Options struct {
 	// Known, when set, is the repository as an organisation's listing
 	// gave it: its default branch is not asked for again.
 	Known *RepoInfo
+	// Cache, when set, keeps answers between runs and asks again with
+	// their ETags (nil: every answer is asked for whole).
+	Cache *Cache
+	// Orgs, when set, is shared by the repositories of one run: what is
+	// read once per organisation (its installed apps).
+	Orgs *Orgs
 }
 
 // RepoInfo is one repository of an organisation's listing.
@@ -79,6 +85,10 @@ func newClient(opt Options) (*gh.Client, error) {
 	// included) and with bounded answers.
 	bc := *hc
 	bc.Transport = &bounded{base: hc.Transport, origin: origin(api)}
+	if opt.Cache != nil {
+		// Above bounded: what the cache keeps was read within its bounds.
+		bc.Transport = &cached{base: bc.Transport, cache: opt.Cache}
+	}
 	// The transport waits out rate limits; the client's own check would
 	// refuse requests the transport would wait for.
 	copts := []gh.ClientOptionsFunc{gh.WithHTTPClient(&bc), gh.WithDisableRateLimitCheck(), gh.WithUserAgent("sandbox-audit")}
@@ -287,9 +297,14 @@ func Collect(ctx context.Context, opt Options) (*model.Repository, []model.Error
 		}
 		return nil, nil, fmt.Errorf("%w: repository %s/%s: %s", ErrRepository, opt.Owner, opt.Repo, why(err))
 	}
+	ownerType := repo.GetOwner().GetType() // "User", "Organization"
+	if ownerType == "" && opt.Known != nil && opt.Known.DefaultBranch != "" {
+		ownerType = "Organization" // an organisation's listing gave it
+	}
 	out := &model.Repository{Loc: r.loc, Owner: opt.Owner, Name: opt.Repo, DefaultBranch: repo.GetDefaultBranch(), Private: repo.GetPrivate()}
 	out.Review = r.review(ctx, out.DefaultBranch)
 	out.Actions = r.actions(ctx)
+	out.AgentApps = r.agentApps(ctx, opt.Orgs, ownerType, !personReviewed(out.Review, out.Actions))
 	out.Copilot = r.copilot(ctx)
 	if opt.Files != "" {
 		if err := r.fetchFiles(ctx, out.DefaultBranch, opt.Files, opt.Match); err != nil {
@@ -490,6 +505,7 @@ func (r *reader) copilot(ctx context.Context) *model.CopilotEnvironment {
 		}
 		opts.Page = resp.NextPage
 	}
+	env.PublicSuffixes = publicSuffixes(env.AllowList)
 	return env
 }
 

@@ -81,10 +81,12 @@ var (
 )
 
 func server(t *testing.T) *ghtest.Server {
-	return ghtest.New(t, token, map[string]*ghtest.Repo{
+	s := ghtest.New(t, token, map[string]*ghtest.Repo{
 		"o/insecure": insecure, "o/hardened": hardened, "o/bypassed": bypassed, "o/noadmin": noAdmin, "o/classic": classic,
 		"o/rulesonly": rulesOnly, "o/noenforce": noEnforce,
 	})
+	s.Installations["o"] = `{"total_count": 0, "installations": []}`
+	return s
 }
 
 func collect(t *testing.T, s *ghtest.Server, repo string, client *http.Client) (*model.Repository, []model.Error, error) {

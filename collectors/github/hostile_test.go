@@ -38,16 +38,19 @@ func full() *ghtest.Repo {
 }
 
 // endpoints are the paths (below repos/o/full) the collector asks for;
-// one ending in / is a prefix. "orgs" is ListRepos' organisation listing.
+// one ending in / is a prefix. "orgs" is ListRepos' organisation listing,
+// "installations" the organisation's app installations.
 var endpoints = []string{"", "rules/branches/main", "rulesets/5", "branches/main", "branches/main/protection",
 	"actions/permissions/workflow", "actions/permissions", "environments/copilot", "environments/copilot/variables",
-	"git/trees/main", "git/blobs/", "orgs"}
+	"git/trees/main", "git/blobs/", "orgs", "installations"}
 
 // is says whether p (a path below /api/v3/) is endpoint ep.
 func is(p, ep string) bool {
 	switch {
 	case ep == "orgs":
 		return p == "orgs/o/repos"
+	case ep == "installations":
+		return p == "orgs/o/installations"
 	case ep == "":
 		return p == "repos/o/full"
 	case strings.HasSuffix(ep, "/"):
@@ -59,6 +62,7 @@ func is(p, ep string) bool {
 func fullServer(t *testing.T) *ghtest.Server {
 	s := ghtest.New(t, token, map[string]*ghtest.Repo{"o/full": full()})
 	s.Orgs["o"] = []string{"full"}
+	s.Installations["o"] = `{"total_count": 0, "installations": []}`
 	return s
 }
 
@@ -244,6 +248,12 @@ func TestNullAnswers(t *testing.T) {
 		{"git/trees/main", `null`, nil, "the repository's files were not read: GitHub answered null"},
 		{"git/trees/main", `{"sha": "t", "tree": [null], "truncated": false}`, nil, ""},
 		{"git/blobs/", `null`, nil, ""},
+		// o/full's default branch is person-reviewed: unread apps change
+		// nothing and are no errors[] entry (TestAgentApps has those).
+		{"installations", `null`, func(r *model.Repository) bool { return r.AgentApps == nil }, ""},
+		{"installations", `{"total_count": 2, "installations": [null, {"app_slug": "claude", "permissions": null}]}`, func(r *model.Repository) bool {
+			return len(r.AgentApps) == 1 && len(r.AgentApps[0].Permissions) == 0
+		}, ""},
 		{"orgs", `null`, nil, "organisation o: GitHub answered null"},
 		{"orgs", `[null]`, nil, ""},
 	} {

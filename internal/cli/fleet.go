@@ -92,6 +92,7 @@ func parseShard(flag string) (i, n int, err error) {
 func newFleetScanCmd() *cobra.Command {
 	var inventory, store, shard, runName, gitCache, githubURL string
 	var resume bool
+	var ghCache ghCacheFlags
 	var concurrency int
 	var timeout time.Duration
 	var ruleDirs []string
@@ -140,6 +141,9 @@ Exit status, as scan's for each target:
 			if resume && sn > 1 {
 				return usageError("--resume joins the newest incomplete run; shards name theirs with --run-name")
 			}
+			if err := ghCache.validate(); err != nil {
+				return err
+			}
 			inv, err := fleet.LoadInventory(inventory)
 			if err != nil {
 				return fmt.Errorf("%w: %v", audit.ErrUsage, err)
@@ -157,6 +161,9 @@ Exit status, as scan's for each target:
 			opt := fleet.Options{Concurrency: concurrency, Timeout: timeout, RuleDirs: ruleDirs, Version: version.String(),
 				Run: fleet.RunSpec{Name: runName, Resume: resume, Shards: sn}, Shard: si, GitCache: gitCache,
 				GitHub: github.Options{APIURL: githubURL, Token: github.Token()}}
+			if opt.GitHub.Cache, err = ghCache.open(); err != nil {
+				return err
+			}
 			if opt.GitCache == "" {
 				dir, err := os.UserCacheDir()
 				if err != nil {
@@ -218,6 +225,7 @@ Exit status, as scan's for each target:
 	f.BoolVar(&resume, "resume", false, "complete the newest incomplete run: audit only the targets it lacks")
 	f.StringVar(&gitCache, "git-cache", "", "where git targets are fetched and kept between runs (default: the user's cache directory/sandbox-audit/git)")
 	f.StringVar(&githubURL, "github-url", "", "GitHub Enterprise Server's API URL (https://HOST/api/v3/) for github: targets (token from $GITHUB_TOKEN or $GH_TOKEN)")
+	ghCache.add(f)
 	f.StringVar(&shard, "shard", "", "audit shard I of N (I/N; default: JOB_COMPLETION_INDEX+1 / JOB_COMPLETIONS when set)")
 	f.IntVar(&concurrency, "concurrency", 0, "targets audited at once (default: one per core)")
 	f.DurationVar(&timeout, "timeout", 10*time.Minute, "time limit for one target (0: none)")

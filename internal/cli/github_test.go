@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/sandbox-audit/sandbox-audit/internal/ghtest"
 )
 
@@ -61,6 +63,8 @@ func scanGitHub(t *testing.T, s *ghtest.Server, args ...string) (ghReport, int, 
 	t.Helper()
 	t.Setenv("GITHUB_TOKEN", ghToken)
 	t.Setenv("GH_TOKEN", "")
+	// The default GitHub cache is the user's: a test keeps its own.
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	var out, errOut bytes.Buffer
 	code := Run(context.Background(), append([]string{"scan", "-f", "json", "--github-url", s.APIURL()}, args...), &out, &errOut)
 	all := out.String() + errOut.String()
@@ -253,5 +257,77 @@ jobs:
 		if repo == "o/unread" && !strings.Contains(all, `environment \"fork-review\" not read`) && !strings.Contains(all, `environment "fork-review" not read`) {
 			t.Errorf("%s: no errors[] entry for the unread environment\n%s", repo, all)
 		}
+	}
+}
+
+// TestScanGitHubCopilotAllowlist: allowlist additions that name a public
+// suffix of two labels (*.co.uk) or a domain handing out hosts to anyone
+// (*.github.io) open the Copilot firewall as *.com does; one owner's
+// domains under them do not.
+func TestScanGitHubCopilotAllowlist(t *testing.T) {
+	files := map[string]string{".github/workflows/claude.yml": agentWorkflow}
+	repo := func(list string) *ghtest.Repo {
+		return &ghtest.Repo{Files: files, RulePages: []string{`[]`}, CopilotVariables: map[string]string{"COPILOT_AGENT_FIREWALL_ALLOW_LIST_ADDITIONS": list}}
+	}
+	s := ghtest.New(t, ghToken, map[string]*ghtest.Repo{
+		"o/broad":  repo("registry.npmjs.org, *.co.uk, *.github.io"),
+		"o/narrow": repo("registry.npmjs.org, *.example.co.uk, octo.github.io"),
+	})
+	const id = "github-copilot-allowlist-broad"
+	rep, _, all := scanGitHub(t, s, "--github", "o/broad")
+	if m := rulesOf(rep)[id]; !strings.Contains(m, "reach *.co.uk, *.github.io:") {
+		t.Errorf("broad: %s %q\n%s", id, m, all)
+	}
+	rep, _, all = scanGitHub(t, s, "--github", "o/narrow")
+	if m, ok := rulesOf(rep)[id]; ok {
+		t.Errorf("narrow: %s %q\n%s", id, m, all)
+	}
+}
+
+// TestScanGitHubCache: a repeated scan --github asks with the ETags of the
+// answers the first kept (--github-cache), gets 304 for each, fetches no
+// file again, and reports the same; a setting changed meanwhile is used;
+// --no-github-cache asks for every answer whole.
+func TestScanGitHubCache(t *testing.T) {
+	open := &ghtest.Repo{Files: map[string]string{".github/workflows/claude.yml": agentWorkflow},
+		WorkflowPermissions: `{"default_workflow_permissions": "read", "can_approve_pull_request_reviews": false}`,
+		ActionsPermissions:  `{"enabled": true, "allowed_actions": "selected", "sha_pinning_required": true}`}
+	s := ghtest.New(t, ghToken, map[string]*ghtest.Repo{"o/r": open})
+	cache := t.TempDir()
+	var output string
+	run := func(args ...string) (ghReport, int) {
+		t.Helper()
+		before := s.Total
+		rep, code, all := scanGitHub(t, s, append([]string{"--github", "o/r"}, args...)...)
+		if code == 2 {
+			t.Fatalf("exit 2\n%s", all)
+		}
+		output = all
+		return rep, s.Total - before
+	}
+	first, n1 := run("--github-cache", cache)
+	firstOutput := output
+	if rulesOf(first)["github-agent-can-merge-own-change"] == "" || s.NotModified != 0 {
+		t.Fatalf("first: %v, %d not modified", rulesOf(first), s.NotModified)
+	}
+	second, n2 := run("--github-cache", cache)
+	if d := cmp.Diff(first, second); d != "" || output != firstOutput {
+		t.Errorf("the second scan differs (-first +second):\n%s\n%s", d, cmp.Diff(firstOutput, output))
+	}
+	// The copilot environment's 404 has no ETag: asked again, whole.
+	if s.NotModified != n2-1 || n2 != n1-1 {
+		t.Errorf("second scan: %d requests, %d answered 304 (first %d; want each answer with an ETag a 304, and no blob asked for)", n2, s.NotModified, n1)
+	}
+	open.WorkflowPermissions = `{"default_workflow_permissions": "write", "can_approve_pull_request_reviews": true}`
+	third, _ := run("--github-cache", cache)
+	if rulesOf(third)["github-actions-can-approve"] == "" {
+		t.Errorf("a changed setting was not used: %v", rulesOf(third))
+	}
+	nm := s.NotModified
+	if _, n := run("--no-github-cache"); s.NotModified != nm || n != n1 {
+		t.Errorf("--no-github-cache: %d requests, %d answered 304", n, s.NotModified-nm)
+	}
+	if _, code, all := scanGitHub(t, s, "--github", "o/r", "--github-cache", cache, "--no-github-cache"); code != 2 || !strings.Contains(all, "give one") {
+		t.Errorf("both flags: exit %d\n%s", code, all)
 	}
 }

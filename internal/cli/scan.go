@@ -18,6 +18,7 @@ import (
 	"github.com/sandbox-audit/sandbox-audit/audit"
 	"github.com/sandbox-audit/sandbox-audit/collectors/deps"
 	"github.com/sandbox-audit/sandbox-audit/collectors/live"
+	"github.com/sandbox-audit/sandbox-audit/internal/fleet"
 	"github.com/sandbox-audit/sandbox-audit/internal/version"
 	"github.com/sandbox-audit/sandbox-audit/model"
 	"github.com/sandbox-audit/sandbox-audit/reports"
@@ -56,8 +57,12 @@ type scanOptions struct {
 	labels []string // with docker://: only containers with these labels
 	// depsOnly renders a dependency-only report (the deps command).
 	depsOnly bool
-	// github is OWNER/REPO: read its settings through GitHub's API.
+	// github is OWNER/REPO: read its settings through GitHub's API; or
+	// ORG: audit each of its repositories so.
 	github, githubURL string
+	githubCache       ghCacheFlags
+	// forks and archived: with --github ORG, audit those repositories too.
+	forks, archived bool
 }
 
 func newScanCmd() *cobra.Command {
@@ -69,13 +74,17 @@ func newScanCmd() *cobra.Command {
 the four properties and the findings. docker://NAME audits a running container through
 the Docker Engine API (DOCKER_HOST or the default socket; read-only requests), docker://
 every running one; with a PATH too, a running container of a compose service of PATH is
-checked against its declaration (drift).
+checked against its declaration (drift). --github OWNER/REPO reads the repository's
+settings through GitHub's API too (its files as well, without PATH); --github ORG audits
+every repository of the organisation so, one report each, and exits with the worst of
+their exit codes.
 
 ` + exitHelp,
 		Example: `  sandbox-audit scan .
   sandbox-audit scan --format sarif -o results.sarif --summary markdown --summary-file "$GITHUB_STEP_SUMMARY" .
   sandbox-audit scan --fail-on medium --config .sandbox-audit.yaml infra/
-  sandbox-audit scan docker:// --label role=agent`,
+  sandbox-audit scan docker:// --label role=agent
+  GITHUB_TOKEN=… sandbox-audit scan --github my-org -f json -o org.json`,
 		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path, containers := "", ""
@@ -109,8 +118,11 @@ checked against its declaration (drift).
 	f.BoolVar(&o.noColor, "no-color", false, "disable colors (also NO_COLOR)")
 	f.BoolVar(&o.strict, "strict", false, "exit 2 when anything could not be audited (any errors[] entry: unreadable, unparseable, too large…); also strict: true in the policy file")
 	f.DurationVar(&o.ruleTimeout, "rule-timeout", 0, "bound for each custom rule's evaluation; exceeding it exits 2 naming the rule (default 5s, or rule_timeout from the policy file)")
-	f.StringVar(&o.github, "github", "", "also read OWNER/REPO's settings from GitHub (branch rules, Actions settings, CODEOWNERS, the copilot environment) with $GITHUB_TOKEN or $GH_TOKEN; without PATH its configuration files are fetched too")
+	f.StringVar(&o.github, "github", "", "also read OWNER/REPO's settings from GitHub (branch rules, Actions settings, CODEOWNERS, the copilot environment) with $GITHUB_TOKEN or $GH_TOKEN; without PATH its configuration files are fetched too. ORG: audit every repository of the organisation so, one report each, exit the worst")
+	f.BoolVar(&o.forks, "forks", false, "with --github ORG: audit its forks too")
+	f.BoolVar(&o.archived, "archived", false, "with --github ORG: audit its archived repositories too")
 	f.StringVar(&o.githubURL, "github-url", "", "GitHub Enterprise Server's API URL (https://HOST/api/v3/) for --github")
+	o.githubCache.add(f)
 	f.StringArrayVar(&o.labels, "label", nil, "with docker://: only containers with this label, KEY or KEY=VALUE (repeatable)")
 	f.BoolVar(&o.live, "live", false, "also audit the environment this process runs in (alone: only the environment)")
 	f.StringVar(&o.root, "root", "/", "with --live: the root filesystem to audit (a fixture root or a mounted image)")
@@ -144,6 +156,9 @@ func (o *scanOptions) validate() error {
 	}
 	if o.db != "" && o.diffBase == "" {
 		return usageError("--db needs --diff-base")
+	}
+	if err := o.githubCache.validate(); err != nil {
+		return err
 	}
 	if o.probeTimeout <= 0 {
 		return usageError("--probe-timeout must be positive")
@@ -204,16 +219,29 @@ func (o *scanOptions) run(cmd *cobra.Command, path, containers string) error {
 	if err != nil {
 		return err
 	}
+	if o.github != "" && !strings.Contains(o.github, "/") {
+		if !fleet.ValidOrg(o.github) {
+			return usageError("--github %q is not OWNER/REPO nor an organisation", o.github)
+		}
+		if err := o.checkOrgFlags(path, containers); err != nil {
+			return err
+		}
+		return o.runOrg(cmd, o.github)
+	}
+	if o.forks || o.archived {
+		return usageError("--forks and --archived need --github ORG (an organisation)")
+	}
 	var gho *github.Options
 	if o.github != "" {
 		owner, repo, err := github.ParseRepo(o.github)
-		if err != nil && !strings.Contains(o.github, "/") {
-			return usageError("--github %s: give OWNER/REPO; to audit every repository of an organisation, list it in a fleet inventory (targets: [{github: %s}]) and run fleet scan", o.github, o.github)
-		}
 		if err != nil {
 			return usageError("--github: %v", err)
 		}
-		gho = &github.Options{Owner: owner, Repo: repo, APIURL: o.githubURL, Token: github.Token()}
+		cache, err := o.githubCache.open()
+		if err != nil {
+			return err
+		}
+		gho = &github.Options{Owner: owner, Repo: repo, APIURL: o.githubURL, Token: github.Token(), Cache: cache}
 	} else if o.githubURL != "" {
 		return usageError("--github-url needs --github OWNER/REPO")
 	}

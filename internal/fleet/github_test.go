@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors/github"
 	"github.com/sandbox-audit/sandbox-audit/internal/ghtest"
@@ -102,23 +103,71 @@ func TestGitHubOrgTargets(t *testing.T) {
 	t.Logf("%d requests for 120 repositories (%.1f each), %d in flight at most", s.Total, float64(s.Total)/120, s.MaxInFlight)
 }
 
+// TestGitHubOrgETags: a second fleet run with the GitHub cache asks with
+// the first run's ETags: every answer that has one comes back 304, no file
+// is fetched again, and every result is the same.
+func TestGitHubOrgETags(t *testing.T) {
+	s := org(t, 30)
+	s.Installations["acme"] = `{"total_count": 0, "installations": []}`
+	ts, _ := (&Inventory{Targets: []TargetDef{{GitHub: "acme"}}}).Expand()
+	st, err := OpenStore(context.Background(), filepath.Join(t.TempDir(), "h.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	cache, _ := github.OpenCache(t.TempDir(), 0)
+	opt := Options{Concurrency: 4, GitHub: github.Options{APIURL: s.APIURL(), Token: ghToken, Cache: cache}}
+	first, err := Scan(context.Background(), ts, st, opt)
+	if err != nil || first.Stored != 30 {
+		t.Fatalf("%+v, %v", first, err)
+	}
+	n1 := s.Total
+	second, err := Scan(context.Background(), ts, st, opt)
+	if err != nil || second.Stored != 30 {
+		t.Fatalf("%+v, %v", second, err)
+	}
+	n2 := s.Total - n1
+	// Each repository's copilot environment is a 404, asked again; the
+	// organisation's installations are read once a run.
+	if n2 != n1-30 || s.NotModified != n2-30 || s.OrgRequests["orgs/acme/installations"] != 2 {
+		t.Errorf("second run: %d requests (first %d), %d answered 304", n2, n1, s.NotModified)
+	}
+	sameResults(t, "second run", stored(t, st, second.Run), stored(t, st, first.Run))
+}
+
 // BenchmarkGitHubOrg audits an organisation of 500 repositories on the
-// fake API, each answer delayed 2 ms as a near network would.
+// fake API, each answer delayed 2 ms as a near network would, twice with
+// one GitHub cache: the second run asks with the first's ETags.
 func BenchmarkGitHubOrg(b *testing.B) {
 	for range b.N {
 		s := org(b, 500)
 		s.Latency = 2e6
+		s.Installations["acme"] = `{"total_count": 0, "installations": []}`
 		ts, _ := (&Inventory{Targets: []TargetDef{{GitHub: "acme"}}}).Expand()
 		st, err := OpenStore(context.Background(), filepath.Join(b.TempDir(), "h.db"))
 		if err != nil {
 			b.Fatal(err)
 		}
-		sum, err := Scan(context.Background(), ts, st, Options{Concurrency: 8, GitHub: github.Options{APIURL: s.APIURL(), Token: ghToken}})
+		cache, _ := github.OpenCache(b.TempDir(), 0)
+		opt := Options{Concurrency: 8, GitHub: github.Options{APIURL: s.APIURL(), Token: ghToken, Cache: cache}}
+		start := time.Now()
+		sum, err := Scan(context.Background(), ts, st, opt)
+		firstTime, n1 := time.Since(start), s.Total
+		if err != nil || sum.Stored != 500 {
+			b.Fatalf("%+v, %v", sum, err)
+		}
+		start = time.Now()
+		sum, err = Scan(context.Background(), ts, st, opt)
+		secondTime, n2 := time.Since(start), s.Total-n1
 		st.Close()
 		if err != nil || sum.Stored != 500 {
 			b.Fatalf("%+v, %v", sum, err)
 		}
-		b.ReportMetric(float64(s.Total)/500, "requests/repo")
+		b.ReportMetric(firstTime.Seconds(), "s-first")
+		b.ReportMetric(float64(n1)/500, "requests/repo")
+		b.ReportMetric(secondTime.Seconds(), "s-second")
+		b.ReportMetric(float64(n2)/500, "requests/repo-second")
+		b.ReportMetric(float64(s.NotModified)/500, "304/repo-second")
 		b.ReportMetric(float64(s.MaxInFlight), "max-in-flight")
 	}
 }

@@ -170,6 +170,9 @@ func ParseInventory(name string, b []byte) (*Inventory, error) {
 // orgName is a GitHub organisation's login.
 var orgName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*$`)
 
+// ValidOrg reports whether s can be a GitHub organisation's login.
+func ValidOrg(s string) bool { return orgName.MatchString(s) }
+
 // ResolveGitHub replaces each whole-organisation target with one target
 // per repository GitHub lists for it (a repository also listed on its own
 // keeps that entry).
@@ -186,19 +189,16 @@ func ResolveGitHub(ctx context.Context, ts []Target, opt github.Options) ([]Targ
 			out = append(out, t)
 			continue
 		}
-		o := opt
-		o.Owner = t.githubOrg.GitHub
-		repos, err := github.ListRepos(ctx, o, t.githubOrg.Forks, t.githubOrg.Archived)
+		listed, err := GitHubTargets(ctx, opt, t.githubOrg.GitHub, t.githubOrg.Forks, t.githubOrg.Archived, t.Policy)
 		if err != nil {
 			return nil, fmt.Errorf("%w: line %d: %v", ErrInventory, t.githubOrg.Line, err)
 		}
-		for i := range repos {
-			id := "github:" + repos[i].Owner + "/" + repos[i].Name
-			if seen[id] {
+		for _, l := range listed {
+			if seen[l.ID] {
 				continue
 			}
-			seen[id] = true
-			out = append(out, Target{ID: id, GitHub: &repos[i], Policy: t.Policy, listed: true})
+			seen[l.ID] = true
+			out = append(out, l)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })

@@ -1,12 +1,10 @@
 package fleet
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -39,6 +37,18 @@ type Options struct {
 	Shard int
 	// Progress, when set, is called after each target (done of total).
 	Progress func(done, total int, t Target, err error)
+	// Scan are scan's flags for every target (scan --github ORG); a
+	// fleet run leaves them to each target's policy file.
+	Scan ScanFlags
+}
+
+// ScanFlags are the scan command's flags that apply to each target.
+type ScanFlags struct {
+	FailOn      string
+	Strict      bool
+	Exclude     []string
+	RuleTimeout time.Duration
+	HelpBase    string
 }
 
 // Summary is what a process did of a run.
@@ -85,21 +95,14 @@ func Scan(ctx context.Context, targets []Target, st *Store, opt Options) (Summar
 	if opt.Run.Shards > 1 && (opt.Shard < 1 || opt.Shard > opt.Run.Shards) {
 		return sum, fmt.Errorf("shard %d of %d: give 1 to %d", opt.Shard, opt.Run.Shards, opt.Run.Shards)
 	}
-	eng, err := audit.NewEngine(ctx, opt.RuleDirs, nil, audit.Everything)
+	eng, err := newEngine(ctx, opt)
 	if err != nil {
-		return sum, err
-	}
-	// Every area compiles before the first target, so no target's time
-	// limit pays for it.
-	if err := eng.Rules.Warm(ctx, nil); err != nil {
 		return sum, err
 	}
 	if targets, err = ResolveGitHub(ctx, targets, opt.GitHub); err != nil {
 		return sum, err
 	}
-	if opt.GitHub.Client == nil {
-		opt.GitHub.Client = github.NewClient(cmp.Or(opt.GitHubInFlight, 8))
-	}
+	opt = opt.withClient()
 	ids := make([]string, len(targets))
 	for i, t := range targets {
 		ids[i] = t.ID
@@ -127,58 +130,36 @@ func Scan(ctx context.Context, targets []Target, st *Store, opt Options) (Summar
 		}
 	}
 	targets = mine
-	n := opt.Concurrency
-	if n <= 0 {
-		n = runtime.GOMAXPROCS(0)
-	}
-	next := make(chan Target)
 	var mu sync.Mutex
 	var storeErr error
-	var wg sync.WaitGroup
-	for range min(n, max(1, len(targets))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for t := range next {
-				start := now()
-				rep, rev, err := auditOne(ctx, eng, t, opt)
-				if ctx.Err() != nil {
-					continue // abandoned: the run is incomplete
-				}
-				// The store is written even when ctx ends meanwhile: a
-				// finished target is kept whole.
-				serr := st.SaveResult(context.WithoutCancel(ctx), run, t.ID, rev, rep, err, now().Sub(start))
-				mu.Lock()
-				if serr != nil && storeErr == nil {
-					storeErr = fmt.Errorf("store target %s: %w", t.ID, serr)
-				}
-				if serr == nil {
-					sum.Stored++
-					switch {
-					case err != nil:
-						sum.Failed++
-					case rep != nil && rep.Gate.Incomplete:
-						sum.Incomplete++
-					}
-				}
-				done := sum.Stored
-				mu.Unlock()
-				if opt.Progress != nil {
-					opt.Progress(done, len(targets), t, err)
-				}
-			}
-		}()
-	}
-feed:
-	for _, t := range targets {
-		select {
-		case next <- t:
-		case <-ctx.Done():
-			break feed
+	each(ctx, targets, opt.Concurrency, func(t Target) {
+		start := now()
+		rep, rev, err := auditOne(ctx, eng, t, opt)
+		if ctx.Err() != nil {
+			return // abandoned: the run is incomplete
 		}
-	}
-	close(next)
-	wg.Wait()
+		// The store is written even when ctx ends meanwhile: a finished
+		// target is kept whole.
+		serr := st.SaveResult(context.WithoutCancel(ctx), run, t.ID, rev, rep, err, now().Sub(start))
+		mu.Lock()
+		if serr != nil && storeErr == nil {
+			storeErr = fmt.Errorf("store target %s: %w", t.ID, serr)
+		}
+		if serr == nil {
+			sum.Stored++
+			switch {
+			case err != nil:
+				sum.Failed++
+			case rep != nil && rep.Gate.Incomplete:
+				sum.Incomplete++
+			}
+		}
+		done := sum.Stored
+		mu.Unlock()
+		if opt.Progress != nil {
+			opt.Progress(done, len(targets), t, err)
+		}
+	})
 	sum.Complete = ctx.Err() == nil && storeErr == nil && sum.Stored == len(targets)
 	sum.RunComplete, err = st.EndRun(context.WithoutCancel(ctx), run, now())
 	if err != nil && storeErr == nil {
@@ -275,7 +256,9 @@ func auditOne(ctx context.Context, eng *audit.Engine, t Target, opt Options) (re
 	if err := cfg.CheckRuleIDs(eng.Set); err != nil {
 		return nil, rev, err
 	}
-	ao := audit.Options{Path: path, Config: cfg, RuleDirs: opt.RuleDirs, Version: opt.Version, Now: opt.Now()}
+	sf := opt.Scan
+	ao := audit.Options{Path: path, Config: cfg, RuleDirs: opt.RuleDirs, Version: opt.Version, Now: opt.Now(),
+		FailOn: sf.FailOn, Strict: sf.Strict, Exclude: sf.Exclude, RuleTimeout: sf.RuleTimeout, HelpBase: sf.HelpBase}
 	if t.Docker != "" {
 		ao.Docker = &docker.Options{Names: []string{t.Docker}}
 	}

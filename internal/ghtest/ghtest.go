@@ -4,13 +4,17 @@
 package ghtest
 
 import (
+	"bytes"
 	"crypto/sha1"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,8 +59,9 @@ type Server struct {
 	Token string
 	mu    sync.Mutex
 	repos map[string]*Repo
-	// Requests counts requests per repository (owner/name).
-	Requests map[string]int
+	// Requests counts requests per repository (owner/name), OrgRequests
+	// those of an organisation's paths (orgs/acme/installations).
+	Requests, OrgRequests map[string]int
 	// LimitOnce makes the first request of every path answer 403 with a
 	// secondary rate limit and Retry-After: 1.
 	LimitOnce bool
@@ -67,13 +72,21 @@ type Server struct {
 	// Orgs lists each organisation's repositories (names; each must be in
 	// repos as ORG/NAME), served by "list organization repositories".
 	Orgs map[string][]string
+	// Installations are the answers of "list app installations for an
+	// organization", by organisation ("" answers 403, as to a token that
+	// is no owner's); another organisation's is 404. A repository's owner
+	// is an Organization when it is in Orgs or Installations, else a User.
+	Installations map[string]string
 	// Latency delays every answer, as a network would.
 	Latency time.Duration
 	// MaxInFlight is the most requests the server held at once.
 	MaxInFlight int
 	inFlight    int
-	// Total counts every request.
-	Total int
+	// Total counts every request; NotModified those answered 304 (an
+	// If-None-Match naming the answer's ETag).
+	Total, NotModified int
+	// NoETags leaves the ETag header out of every answer.
+	NoETags bool
 	// Intercept, when set, answers an authenticated request first (p is
 	// its path below /api/v3/, "repos/o/r/git/trees/main") and says
 	// whether it did: a test's hostile or broken answer. It runs without
@@ -84,7 +97,7 @@ type Server struct {
 // New starts a server for repos (owner/name → Repo); requests must carry
 // token.
 func New(t testing.TB, token string, repos map[string]*Repo) *Server {
-	s := &Server{Token: token, repos: repos, Requests: map[string]int{}, limited: map[string]bool{}, Orgs: map[string][]string{}}
+	s := &Server{Token: token, repos: repos, Requests: map[string]int{}, OrgRequests: map[string]int{}, limited: map[string]bool{}, Orgs: map[string][]string{}, Installations: map[string]string{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s
@@ -137,6 +150,27 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if r.Method == http.MethodGet && !s.NoETags {
+		// Every 200 answer carries an ETag, its body's hash, as GitHub's
+		// do; a request naming it gets 304 and no body.
+		rec := &recorder{header: w.Header(), status: 200}
+		defer func(w http.ResponseWriter) {
+			if rec.status == 200 {
+				sum := sha256.Sum256(rec.body.Bytes())
+				etag := `W/"` + hex.EncodeToString(sum[:12]) + `"`
+				w.Header().Set("ETag", etag)
+				if r.Header.Get("If-None-Match") == etag {
+					s.NotModified++
+					w.Header().Del("Content-Type")
+					w.WriteHeader(http.StatusNotModified)
+					return
+				}
+			}
+			w.WriteHeader(rec.status)
+			w.Write(rec.body.Bytes())
+		}(w)
+		w = rec
+	}
 	if s.LimitOnce && !s.limited[r.URL.String()] {
 		s.limited[r.URL.String()] = true
 		w.Header().Set("Retry-After", "1")
@@ -144,8 +178,22 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	parts := strings.Split(p, "/")
+	if parts[0] == "orgs" {
+		s.OrgRequests[p]++
+	}
 	if len(parts) == 3 && parts[0] == "orgs" && parts[2] == "repos" {
 		s.orgRepos(w, r, parts[1])
+		return
+	}
+	if len(parts) == 3 && parts[0] == "orgs" && parts[2] == "installations" {
+		switch body, ok := s.Installations[parts[1]]; {
+		case !ok:
+			notFound(w, "Not Found")
+		case body == "":
+			writeJSON(w, 403, `{"message": "You must be an organization owner to list installations"}`)
+		default:
+			writeJSON(w, 200, body)
+		}
 		return
 	}
 	if len(parts) < 3 || parts[0] != "repos" {
@@ -166,7 +214,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	rest := strings.Join(parts[3:], "/")
 	switch {
 	case rest == "":
-		writeJSON(w, 200, fmt.Sprintf(`{"id": 1, "name": %q, "full_name": %q, "private": %v, "default_branch": %q, "archived": false}`, parts[2], full, repo.Private, branch))
+		owner := "User"
+		if _, ok := s.Orgs[parts[1]]; ok {
+			owner = "Organization"
+		} else if _, ok := s.Installations[parts[1]]; ok {
+			owner = "Organization"
+		}
+		writeJSON(w, 200, fmt.Sprintf(`{"id": 1, "name": %q, "full_name": %q, "owner": {"login": %q, "type": %q}, "private": %v, "default_branch": %q, "archived": false}`,
+			parts[2], full, parts[1], owner, repo.Private, branch))
 	case rest == "rules/branches/"+branch:
 		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
 		page = max(page, 1)
@@ -232,27 +287,27 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	case rest == "environments/copilot/variables":
 		var vs []map[string]string
-		for k, v := range repo.CopilotVariables {
-			vs = append(vs, map[string]string{"name": k, "value": v})
+		for _, k := range slices.Sorted(maps.Keys(repo.CopilotVariables)) {
+			vs = append(vs, map[string]string{"name": k, "value": repo.CopilotVariables[k]})
 		}
 		b, _ := json.Marshal(map[string]any{"total_count": len(vs), "variables": vs})
 		writeJSON(w, 200, string(b))
 	case rest == "git/trees/"+branch:
 		var entries []map[string]any
-		for path, c := range repo.Files {
-			entries = append(entries, map[string]any{"path": path, "mode": "100644", "type": "blob", "sha": blobSHA(path), "size": len(c)})
+		for _, path := range slices.Sorted(maps.Keys(repo.Files)) {
+			entries = append(entries, map[string]any{"path": path, "mode": "100644", "type": "blob", "sha": blobSHA(repo.Files[path]), "size": len(repo.Files[path])})
 		}
 		b, _ := json.Marshal(map[string]any{"sha": "t", "tree": entries, "truncated": false})
 		writeJSON(w, 200, string(b))
 	case strings.HasPrefix(rest, "git/blobs/"):
-		for path, c := range repo.Files {
-			if blobSHA(path) == strings.TrimPrefix(rest, "git/blobs/") {
+		for _, c := range repo.Files {
+			if blobSHA(c) == strings.TrimPrefix(rest, "git/blobs/") {
 				if strings.Contains(r.Header.Get("Accept"), "raw") {
 					w.WriteHeader(200)
 					fmt.Fprint(w, c)
 					return
 				}
-				writeJSON(w, 200, fmt.Sprintf(`{"sha": %q, "encoding": "base64", "content": %q}`, blobSHA(path), base64.StdEncoding.EncodeToString([]byte(c))))
+				writeJSON(w, 200, fmt.Sprintf(`{"sha": %q, "encoding": "base64", "content": %q}`, blobSHA(c), base64.StdEncoding.EncodeToString([]byte(c))))
 				return
 			}
 		}
@@ -300,7 +355,20 @@ func (s *Server) orgRepos(w http.ResponseWriter, r *http.Request, org string) {
 	writeJSON(w, 200, string(b))
 }
 
-func blobSHA(path string) string {
-	h := sha1.Sum([]byte(path))
+// recorder holds an answer until its ETag is known.
+type recorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (r *recorder) Header() http.Header         { return r.header }
+func (r *recorder) WriteHeader(status int)      { r.status = status }
+func (r *recorder) Write(b []byte) (int, error) { return r.body.Write(b) }
+
+// blobSHA is git's name of a blob: its content's hash, so a changed file
+// is a new blob as on GitHub.
+func blobSHA(content string) string {
+	h := sha1.Sum([]byte(fmt.Sprintf("blob %d\x00%s", len(content), content)))
 	return hex.EncodeToString(h[:])
 }

@@ -31,3 +31,14 @@ deny contains f if {
 	count(github.review_gaps) > 0
 	f := sa.finding(rego.metadata.chain(), workflow.perm_loc(x.workflow, x.job), sprintf("%s runs an agent whose token can write contents, and the %s of %s lets its change land unreviewed: %s", [workflow.job_label(x.workflow, x.job), github.branch, github.label, concat("; ", sort(github.review_gaps))]))
 }
+
+# An agent's GitHub App installed on every repository of the owner with
+# contents: write is an agent identity that can write, as a job's token is.
+deny contains f if {
+	some a in github.app_writers
+	gaps := github.app_gaps(a)
+	count(gaps) > 0
+	f := sa.finding(rego.metadata.chain(), github.repo, sprintf("the %s app %q (%s) is installed on every repository of %s with contents: write, and the %s of %s lets its change land unreviewed: %s", [a.agent, a.slug, _app_id(a), github.repo.owner, github.branch, github.label, concat("; ", sort(gaps))]))
+}
+
+_app_id(a) := sprintf("app %d", [a.app_id])

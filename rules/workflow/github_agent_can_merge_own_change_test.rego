@@ -54,3 +54,43 @@ test_review_unknown_quiet if {
 test_no_repository_quiet if {
 	count(r.deny) == 0 with input as {"workflows": [{"name": "Claude", "file": wf, "line": 1, "runs_agent": true, "jobs": [job(["contents"])]}]}
 }
+
+app(slug, id, selection, contents) := {"slug": slug, "app_id": id, "agent": "claude-code", "repositories": selection, "permissions": {"contents": contents, "pull_requests": "write"}, "suspended": false, "own_branches_only": false}
+
+with_apps(review, actions, apps) := {"repository": object.union(repo(review, actions), {"agent_apps": apps})}
+
+test_agent_app_on_unprotected_branch_fires if {
+	fs := r.deny with input as with_apps({"requires_pull_request": false, "approvals": 0, "bypass": [], "bypass_known": true}, {"default_permissions": "read"}, [app("claude", 1236702, "all", "write")])
+	count(fs) == 1
+	some f in fs
+	f.file == "github/o/r"
+	contains(f.message, `the claude-code app "claude" (app 1236702) is installed on every repository of o with contents: write`)
+	contains(f.message, "it requires no pull request")
+}
+
+test_agent_app_bypass_actor_fires if {
+	fs := r.deny with input as with_apps(object.union(strong, {"bypass": ["Integration 1236702"]}), {"default_permissions": "read", "can_approve_pull_requests": false}, [app("claude", 1236702, "all", "write")])
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "the app may bypass its rules")
+}
+
+test_agent_app_classic_bypass_fires if {
+	fs := r.deny with input as with_apps(object.union(strong, {"bypass": ["App claude"]}), {"default_permissions": "read", "can_approve_pull_requests": false}, [app("claude", 7, "all", "write")])
+	count(fs) == 1
+}
+
+test_agent_app_reviewed_branch_quiet if {
+	count(r.deny) == 0 with input as with_apps(strong, {"default_permissions": "read", "can_approve_pull_requests": false}, [app("claude", 1236702, "all", "write")])
+}
+
+test_agent_app_read_only_quiet if {
+	count(r.deny) == 0 with input as with_apps({"requires_pull_request": false, "approvals": 0, "bypass": [], "bypass_known": true}, {"default_permissions": "read"}, [app("claude", 1, "all", "read")])
+}
+
+test_agent_app_selected_or_suspended_or_own_branches_quiet if {
+	open := {"requires_pull_request": false, "approvals": 0, "bypass": [], "bypass_known": true}
+	count(r.deny) == 0 with input as with_apps(open, {"default_permissions": "read"}, [app("claude", 1, "selected", "write")])
+	count(r.deny) == 0 with input as with_apps(open, {"default_permissions": "read"}, [object.union(app("claude", 1, "all", "write"), {"suspended": true})])
+	count(r.deny) == 0 with input as with_apps(open, {"default_permissions": "read"}, [object.union(app("copilot-swe-agent", 2, "all", "write"), {"own_branches_only": true})])
+}

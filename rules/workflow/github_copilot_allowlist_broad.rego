@@ -29,6 +29,12 @@ deny contains f if {
 
 _broad(e) if trim_space(e) == "*"
 
+# A public suffix of more labels is as broad as a top-level domain: a
+# two-label one (*.co.uk) or a domain whose owner hands out hosts to anyone
+# (*.github.io, *.herokuapp.com: the Public Suffix List's private section).
+# The collector marks the entries the list names.
+_broad(e) if e in object.get(github.repo.copilot, "public_suffixes", [])
+
 _broad(e) if {
 	h := trim_prefix(trim_prefix(trim_space(lower(e)), "https://"), "http://")
 	rest := trim_prefix(h, "*.")

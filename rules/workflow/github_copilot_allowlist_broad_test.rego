@@ -24,3 +24,16 @@ test_exact_hosts_quiet if {
 test_firewall_off_is_the_other_rule if {
 	count(r.deny) == 0 with input as {"repository": {"owner": "o", "name": "r", "file": "github/o/r", "line": 1, "copilot": {"firewall_enabled": false, "allow_list": ["*"]}}}
 }
+
+repo_psl(list, psl) := object.union(repo(list), {"copilot": {"firewall_enabled": true, "allow_list": list, "public_suffixes": psl}})
+
+test_public_suffix_fires if {
+	fs := r.deny with input as {"repository": repo_psl(["registry.npmjs.org", "*.co.uk", "*.github.io"], ["*.co.uk", "*.github.io"])}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "reach *.co.uk, *.github.io")
+}
+
+test_registrable_domain_quiet if {
+	count(r.deny) == 0 with input as {"repository": repo_psl(["*.example.co.uk", "octo.github.io"], [])}
+}

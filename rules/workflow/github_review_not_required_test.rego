@@ -34,3 +34,14 @@ test_agent_writer_reported_by_the_other_rule if {
 		"repository": repo({"requires_pull_request": false, "approvals": 0, "bypass": []}),
 	}
 }
+
+app(contents) := {"slug": "claude", "app_id": 9, "agent": "claude-code", "repositories": "all", "permissions": {"contents": contents}, "suspended": false, "own_branches_only": false}
+
+test_agent_app_is_an_agent if {
+	fs := r.deny with input as {"repository": object.union(repo({"requires_pull_request": false, "approvals": 0, "bypass": []}), {"agent_apps": [app("read")]})}
+	count(fs) == 1
+}
+
+test_agent_app_writer_reported_by_the_other_rule if {
+	count(r.deny) == 0 with input as {"repository": object.union(repo({"requires_pull_request": false, "approvals": 0, "bypass": []}), {"agent_apps": [app("write")]})}
+}

@@ -60,8 +60,49 @@ review_gaps contains "its one required approval may come from a workflow's token
 	not review.code_owner_review
 }
 
+# agent_apps: the GitHub Apps installed on the repository's owner that run
+# an agent and reach this repository (installed on all its repositories;
+# on selected ones, whether this is one is unknown and an errors[] entry),
+# not suspended.
+agent_apps contains a if {
+	some a in object.get(repo, "agent_apps", [])
+	a.repositories == "all"
+	not a.suspended
+}
+
+# app_writers: the agent apps that can write contents, but for those GitHub
+# itself keeps to their own branches (the Copilot coding agent's copilot/).
+app_writers contains a if {
+	some a in agent_apps
+	object.get(a.permissions, "contents", "") == "write"
+	not a.own_branches_only
+}
+
+# app_gaps(a): why a change of app a can reach the default branch
+# without a person's review: the branch's gaps, and the app's own place
+# among the bypass actors (a ruleset's "Integration APP_ID", classic
+# protection's "App SLUG").
+app_gaps(a) := review_gaps | {g | _app_bypass(a); g := "the app may bypass its rules"}
+
+_app_bypass(a) if {
+	some b in review.bypass
+	b == sprintf("Integration %d", [a.app_id])
+}
+
+_app_bypass(a) if {
+	some b in review.bypass
+	startswith(b, sprintf("Integration %d ", [a.app_id]))
+}
+
+_app_bypass(a) if {
+	some b in review.bypass
+	b == sprintf("App %s", [a.slug])
+}
+
 # any_agent: the scan saw an agent (settings or a workflow that runs one).
 any_agent if count(object.get(input, "agents", [])) > 0
+
+any_agent if count(agent_apps) > 0
 
 any_agent if {
 	some w in workflow.workflows
