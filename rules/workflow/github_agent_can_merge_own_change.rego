@@ -2,10 +2,13 @@
 # title: The agent can merge its own change
 # description: |
 #   A job that runs an agent has a token that can write contents (its own
-#   permissions, or the repository's write default), and the repository's
+#   permissions, or the repository's write default), or an agent's GitHub App
+#   installed on every repository of the organisation can (Claude, Copilot
+#   coding agent outside its copilot/ branches, Codex, Cursor, Devin…), and
+#   the repository's
 #   default branch lets that token's change land with no person's review: no
 #   rule requires a pull request, a pull request needs no approval, GitHub
-#   Actions is a bypass actor, or the one required approval may come from a
+#   Actions (or the agent's app) is a bypass actor, or the one required approval may come from a
 #   workflow's own token because Actions may approve pull requests. Whatever
 #   the agent is talked into writing reaches the default branch unreviewed.
 #   Read from GitHub's API (scan --github); when the token cannot read the

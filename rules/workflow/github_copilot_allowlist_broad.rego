@@ -1,11 +1,13 @@
 # METADATA
-# title: Copilot coding agent's firewall allows whole top-level domains
+# title: Copilot coding agent's firewall allows whole top-level domains or public suffixes
 # description: |
 #   The copilot environment's COPILOT_AGENT_FIREWALL_ALLOW_LIST_ADDITIONS holds
 #   an entry that opens the firewall to everything ("*") or to every host under
-#   a top-level domain ("*.com", "com"): anyone can register a host there, so
-#   the agent can send the repository's code and its tokens to a host an
-#   attacker picked, as if the firewall were off.
+#   a top-level domain ("*.com", "com") or a public suffix of the Public
+#   Suffix List ("*.co.uk", "*.github.io", "*.herokuapp.com"): anyone can
+#   register or publish a host there, so the agent can send the repository's
+#   code and its tokens to a host an attacker picked, as if the firewall were
+#   off. One owner's domain under a suffix (*.example.co.uk) is not broad.
 # related_resources:
 #   - ref: https://docs.github.com/en/copilot/how-tos/use-copilot-agents/coding-agent/customize-the-agent-firewall
 #     description: GitHub — customizing the firewall for Copilot coding agent
