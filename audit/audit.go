@@ -57,6 +57,9 @@ type Options struct {
 	// RuleTimeout bounds each custom rule's evaluation (0: the policy
 	// file's rule_timeout, else rules.DefaultRuleTimeout).
 	RuleTimeout time.Duration
+
+	// partFiles overrides partFiles when > 0 (tests judge a tree whole).
+	partFiles int
 }
 
 // ErrUsage marks a problem with what the user asked for (exit 2).
@@ -351,6 +354,8 @@ func agentEnvironments(d *model.Document) []string {
 }
 
 // Judge evaluates the rules and the scoring policy over collected facts.
+// It takes c's document: a large one is judged in parts that its facts are
+// moved into, each let go once judged, so c is of no use afterwards.
 func (e *Engine) Judge(ctx context.Context, c *Collected, opt Options) (*reports.Report, error) {
 	cfg := opt.Config
 	if cfg == nil {
@@ -369,6 +374,10 @@ func (e *Engine) Judge(ctx context.Context, c *Collected, opt Options) (*reports
 	if err := e.prepare(doc, cfg, opt); err != nil {
 		return nil, err
 	}
+	// What the score and the report need of the facts is taken before the
+	// evaluation moves them into its parts.
+	facts, live, unreadList := counts(doc), liveEvidence(doc), unread(doc, errs)
+	workloads, skipped := reports.WorkloadsFrom(doc.Workloads), slices.Clone(doc.Skipped)
 	findings, err := e.evaluate(ctx, doc, cfg, opt)
 	if err != nil {
 		return nil, err
@@ -377,7 +386,7 @@ func (e *Engine) Judge(ctx context.Context, c *Collected, opt Options) (*reports
 	if opt.FailOn != "" {
 		set.FailOn = opt.FailOn
 	}
-	res, err := e.Scorer.Score(ctx, findings, counts(doc), liveEvidence(doc), unread(doc, errs), set)
+	res, err := e.Scorer.Score(ctx, findings, facts, live, unreadList, set)
 	if err != nil {
 		return nil, err
 	}
@@ -394,11 +403,11 @@ func (e *Engine) Judge(ctx context.Context, c *Collected, opt Options) (*reports
 		Gate:         res.Gate,
 		Environment:  doc.Live,
 		Repository:   doc.Repository,
-		Workloads:    reports.WorkloadsFrom(doc.Workloads),
+		Workloads:    workloads,
 		Findings:     findings,
 		Errors:       errs,
 		Dependencies: doc.Deps,
-		Skipped:      doc.Skipped,
+		Skipped:      skipped,
 		Rules:        e.Set.Rules,
 		HelpBase:     opt.HelpBase,
 	}, nil
@@ -426,14 +435,17 @@ func (e *Engine) prepare(doc *model.Document, cfg *policies.Config, opt Options)
 const partFiles = 250
 
 func (e *Engine) evaluate(ctx context.Context, doc *model.Document, cfg *policies.Config, opt Options) ([]rules.Finding, error) {
-	findings := []rules.Finding{}
 	// This target's rule modes: a no-op for an engine compiled for it (the
 	// disabled rules were left out), the filter for one shared by targets.
 	off := cfg.Disabled(e.Set)
-	parts := doc.Split(partFiles)
-	for i, part := range parts {
-		parts[i] = nil // what a part holds beyond the document goes once judged
-		in, err := rules.Input(part)
+	var held findingSet
+	size := partFiles
+	if opt.partFiles > 0 {
+		size = opt.partFiles
+	}
+	parts := doc.Parts(size)
+	for i := range parts.Len() {
+		in, err := rules.Input(parts.Part(i))
 		if err != nil {
 			return nil, err
 		}
@@ -443,10 +455,11 @@ func (e *Engine) evaluate(ctx context.Context, doc *model.Document, cfg *policie
 		}
 		for _, f := range fs {
 			if !off[f.RuleID] {
-				findings = append(findings, f)
+				held.add(f)
 			}
 		}
 	}
+	findings := held.findings()
 	policies.Fingerprint(findings)
 	policies.ApplyWaivers(findings, cfg.Waivers, opt.Now)
 	if opt.Baseline != "" {

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -97,22 +98,8 @@ func Scan(ctx context.Context, target string, opt Options) (*model.Document, []m
 		return nil, nil, fmt.Errorf("read target: %w", err)
 	}
 	defer dir.Close()
-	results := run(ctx, dir, jobs, maxSize, opt.Workers)
-	if !opt.Raw {
-		for i := range results {
-			results[i].doc.Raw = nil
-		}
-	}
-	nothing := !isDir && len(results) == 1 && results[0].err == nil && results[0].doc.FactCount() == 0
-	parts := make([]*model.Document, len(results))
-	for i := range results {
-		parts[i] = &results[i].doc
-		if results[i].err != nil {
-			errs = append(errs, *results[i].err)
-		}
-	}
-	doc := model.MergeAll(parts)
-	results, parts = nil, nil
+	doc, ferrs, nothing := run(ctx, dir, jobs, maxSize, opt.Workers, opt.Raw, !isDir)
+	errs = append(errs, ferrs...)
 	if nothing && ctx.Err() == nil {
 		j := jobs[0]
 		errs = append(errs, model.Error{File: j.path, Kind: j.c.Name(), Message: j.c.Name() + ": nothing to audit in this file (read whole, it holds nothing the " + j.c.Name() + " collector judges)"})
@@ -249,11 +236,33 @@ func excluded(rel string, globs []string) bool {
 	return false
 }
 
-func run(ctx context.Context, dir *Dir, jobs []job, maxSize int64, workers int) []result {
+// mergeFiles is how many files' documents are merged into one as soon as
+// they are all read: a large tree's per-file documents (each a Document
+// header of some 500 bytes beside its facts) never all wait for the end.
+const mergeFiles = 512
+
+// run reads the jobs on workers and returns their documents merged in job
+// order, the errors met, in job order, and whether the only job, when one
+// is asked for (a file target), read whole yielded nothing to judge. The
+// documents are merged a block of mergeFiles at a time as each block is
+// done, and the blocks once at the end, one list at a time (MergeAll).
+func run(ctx context.Context, dir *Dir, jobs []job, maxSize int64, workers int, raw, single bool) (*model.Document, []model.Error, bool) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	results := make([]result, len(jobs))
+	results := make([]*result, len(jobs))
+	blocks := (len(jobs) + mergeFiles - 1) / mergeFiles
+	left := make([]atomic.Int32, blocks)
+	ready := make([]chan struct{}, blocks)
+	for b := range blocks {
+		left[b].Store(int32(min(mergeFiles, len(jobs)-b*mergeFiles)))
+		ready[b] = make(chan struct{})
+	}
+	done := func(i int) {
+		if b := i / mergeFiles; left[b].Add(-1) == 0 {
+			close(ready[b])
+		}
+	}
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for w := 0; w < workers; w++ {
@@ -261,19 +270,49 @@ func run(ctx context.Context, dir *Dir, jobs []job, maxSize int64, workers int) 
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = collectOne(ctx, dir, jobs[i], maxSize)
+				r := collectOne(ctx, dir, jobs[i], maxSize)
+				if !raw {
+					r.doc.Raw = nil
+				}
+				results[i] = &r
+				done(i)
 			}
 		}()
 	}
-	for i := range jobs {
-		if ctx.Err() != nil {
-			break
+	go func() {
+		i := 0
+		for ; i < len(jobs) && ctx.Err() == nil; i++ {
+			next <- i
 		}
-		next <- i
+		close(next)
+		for ; i < len(jobs); i++ {
+			done(i) // never read: the scan was cancelled
+		}
+	}()
+	var errs []model.Error
+	nothing := false
+	merged := make([]*model.Document, 0, blocks)
+	for b := range blocks {
+		<-ready[b]
+		rs := results[b*mergeFiles : min((b+1)*mergeFiles, len(jobs))]
+		parts := make([]*model.Document, 0, len(rs))
+		for k, r := range rs {
+			if r == nil {
+				continue
+			}
+			if r.err != nil {
+				errs = append(errs, *r.err)
+			}
+			parts = append(parts, &r.doc)
+			rs[k] = nil
+		}
+		if single && len(jobs) == 1 && len(parts) == 1 {
+			nothing = errs == nil && parts[0].FactCount() == 0
+		}
+		merged = append(merged, model.MergeAll(parts))
 	}
-	close(next)
 	wg.Wait()
-	return results
+	return model.MergeAll(merged), errs, nothing
 }
 
 func collectOne(ctx context.Context, dir *Dir, j job, maxSize int64) (r result) {

@@ -32,10 +32,12 @@ func (d *Document) Merge(o *Document) {
 	}
 }
 
-// MergeAll merges parts in order into one document. Every list is
-// allocated once at its final size: a large tree's documents, appended one
-// by one, would otherwise hold up to twice what they need. Each part is
-// emptied once merged, so what it held beyond the merged facts goes.
+// MergeAll merges parts in order into one document, as Merge would one by
+// one. Every list is allocated once at its final size: a large tree's
+// documents, appended one by one, would otherwise hold up to twice what
+// they need. The lists are merged one at a time, each part's list released
+// as soon as it is copied, so the copy never holds more than one list
+// twice; each part is emptied once merged.
 func MergeAll(parts []*Document) *Document {
 	d := &Document{}
 	v := reflect.ValueOf(d).Elem()
@@ -48,12 +50,18 @@ func MergeAll(parts []*Document) *Document {
 		for _, p := range parts {
 			n += reflect.ValueOf(p).Elem().Field(i).Len()
 		}
-		if n > 0 {
-			f.Set(reflect.MakeSlice(f.Type(), 0, n))
+		if n == 0 {
+			continue
+		}
+		f.Set(reflect.MakeSlice(f.Type(), 0, n))
+		for _, p := range parts {
+			pf := reflect.ValueOf(p).Elem().Field(i)
+			f.Set(reflect.AppendSlice(f, pf))
+			pf.SetZero()
 		}
 	}
 	for i, p := range parts {
-		d.Merge(p)
+		d.Merge(p) // what is left: the facts of the scan as a whole
 		*p, parts[i] = Document{}, nil
 	}
 	return d

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"reflect"
 	"sort"
 	"strings"
 )
@@ -15,117 +16,197 @@ import (
 // with the repository's GitHub settings, which rules join with workflows
 // and agents anywhere in the tree. The first
 // part carries the dependency change and the policy facts.
+//
+// Split builds every part at once and leaves d as it is; Parts builds them
+// one at a time.
 func (d *Document) Split(maxFiles int) []*Document {
+	ps := d.parts(maxFiles, false)
+	out := make([]*Document, ps.Len())
+	for i := range out {
+		out[i] = ps.Part(i)
+	}
+	return out
+}
+
+// Parts cuts d as Split does, but builds each part only when Part asks for
+// it, and moves the facts there: every fact handed to a part is zeroed in
+// d (but one that another fact points into), so what it holds (strings,
+// nested lists) goes with the part once the part is judged, and d's lists
+// are emptied once every part is built. On a
+// large tree the facts would otherwise be held twice, and all of them to
+// the end of the evaluation. When d is not split, its one part is d itself,
+// left whole. Part(i) is called once for each i; d's lists are of no use
+// after that.
+func (d *Document) Parts(maxFiles int) *Parts {
+	return d.parts(maxFiles, true)
+}
+
+// Parts is a document cut into parts (Document.Parts).
+type Parts struct {
+	d     *Document
+	whole bool
+	move  bool
+	n     int
+	built int
+	// lists[f][p] are the indices in d's list field f of part p's facts,
+	// in the order Split gives them: by top-level directory, then as in d.
+	lists map[int][][]int32
+	// pinned[f][i] is set when a pointer of d points into fact i of list
+	// f: it is copied but not zeroed (pins). Nil: no fact is zeroed.
+	pinned map[int][]bool
+}
+
+// Len is the number of parts.
+func (ps *Parts) Len() int { return ps.n }
+
+func (d *Document) parts(maxFiles int, move bool) *Parts {
 	if d.Live != nil || d.Repository != nil || len(d.Files) <= maxFiles {
-		return []*Document{d}
+		return &Parts{d: d, whole: true, n: 1}
 	}
-	parts := map[string]*Document{}
-	part := func(file string) *Document {
-		k := file
-		if i := strings.IndexByte(file, '/'); i >= 0 {
-			k = file[:i]
-		} else {
-			k = "" // files at the root
+	v := reflect.ValueOf(d).Elem()
+	lists := listFields(v.Type())
+	// The cut is Split's: the top-level directories that hold a fact, in
+	// order, a part closed once it holds maxFiles files.
+	files := map[string]int{}
+	for _, f := range d.Files {
+		files[topDir(f.Path)]++
+	}
+	var keys []string
+	seen := map[string]bool{}
+	for _, l := range lists {
+		for i := range l.len(v) {
+			if k := topDir(l.file(v, i)); !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
 		}
-		p := parts[k]
-		if p == nil {
-			p = &Document{}
-			parts[k] = p
-		}
-		return p
-	}
-	for _, x := range d.Files {
-		p := part(x.Path)
-		p.Files = append(p.Files, x)
-	}
-	for _, x := range d.Workloads {
-		p := part(x.File)
-		p.Workloads = append(p.Workloads, x)
-	}
-	for _, x := range d.Images {
-		p := part(x.File)
-		p.Images = append(p.Images, x)
-	}
-	for _, x := range d.NetworkPolicies {
-		p := part(x.File)
-		p.NetworkPolicies = append(p.NetworkPolicies, x)
-	}
-	for _, x := range d.RuntimeClasses {
-		p := part(x.File)
-		p.RuntimeClasses = append(p.RuntimeClasses, x)
-	}
-	for _, x := range d.ServiceAccounts {
-		p := part(x.File)
-		p.ServiceAccounts = append(p.ServiceAccounts, x)
-	}
-	for _, x := range d.Skipped {
-		p := part(x.File)
-		p.Skipped = append(p.Skipped, x)
-	}
-	for _, x := range d.SandboxRefs {
-		p := part(x.File)
-		p.SandboxRefs = append(p.SandboxRefs, x)
-	}
-	for _, x := range d.Namespaces {
-		p := part(x.File)
-		p.Namespaces = append(p.Namespaces, x)
-	}
-	for _, x := range d.Agents {
-		p := part(x.File)
-		p.Agents = append(p.Agents, x)
-	}
-	for _, x := range d.MCPServers {
-		p := part(x.File)
-		p.MCPServers = append(p.MCPServers, x)
-	}
-	for _, x := range d.Workflows {
-		p := part(x.File)
-		p.Workflows = append(p.Workflows, x)
-	}
-	for _, x := range d.GitConfigs {
-		p := part(x.File)
-		p.GitConfigs = append(p.GitConfigs, x)
-	}
-	for _, x := range d.Credentials {
-		p := part(x.File)
-		p.Credentials = append(p.Credentials, x)
-	}
-	for _, x := range d.Firewalls {
-		p := part(x.File)
-		p.Firewalls = append(p.Firewalls, x)
-	}
-	for _, x := range d.Scripts {
-		p := part(x.File)
-		p.Scripts = append(p.Scripts, x)
-	}
-	for _, x := range d.Raw {
-		p := part(x.File)
-		p.Raw = append(p.Raw, x)
-	}
-	keys := make([]string, 0, len(parts))
-	for k := range parts {
-		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	var out []*Document
-	cur := &Document{}
-	for _, k := range keys {
-		cur.Merge(parts[k])
-		if len(cur.Files) >= maxFiles {
-			out = append(out, cur)
-			cur = &Document{}
+	type place struct{ part, rank int }
+	at := make(map[string]place, len(keys))
+	n, cur := 0, 0
+	for r, k := range keys {
+		at[k] = place{n, r}
+		cur += files[k]
+		if cur >= maxFiles {
+			n, cur = n+1, 0
 		}
 	}
-	if len(cur.Files) > 0 || len(out) == 0 {
-		out = append(out, cur)
+	if cur > 0 || n == 0 {
+		n++ // the last part; after the last cut, facts of no file are left out, as Split always did
 	}
-	for i, p := range out {
-		p.Params = d.Params
-		if i == 0 {
-			p.Deps, p.Policy = d.Deps, d.Policy
+	ps := &Parts{d: d, move: move, n: n, lists: map[int][][]int32{}}
+	if move {
+		ps.pinned = d.pins(lists)
+	}
+	for _, l := range lists {
+		type fact struct {
+			place
+			i int32
 		}
-		p.GroupAgents()
-		p.Normalize()
+		var facts []fact
+		for i := range l.len(v) {
+			if p := at[topDir(l.file(v, i))]; p.part < n {
+				facts = append(facts, fact{p, int32(i)})
+			}
+		}
+		if len(facts) == 0 {
+			continue
+		}
+		sort.SliceStable(facts, func(i, j int) bool {
+			if facts[i].part != facts[j].part {
+				return facts[i].part < facts[j].part
+			}
+			return facts[i].rank < facts[j].rank
+		})
+		byPart := make([][]int32, n)
+		for _, f := range facts {
+			byPart[f.part] = append(byPart[f.part], f.i)
+		}
+		ps.lists[l.field] = byPart
+	}
+	return ps
+}
+
+// Part builds part i.
+func (ps *Parts) Part(i int) *Document {
+	d := ps.d
+	if ps.whole {
+		return d
+	}
+	p := &Document{}
+	dv, pv := reflect.ValueOf(d).Elem(), reflect.ValueOf(p).Elem()
+	for f, byPart := range ps.lists {
+		idx := byPart[i]
+		if len(idx) == 0 {
+			continue
+		}
+		src, dst := dv.Field(f), pv.Field(f)
+		dst.Set(reflect.MakeSlice(dst.Type(), len(idx), len(idx)))
+		for k, j := range idx {
+			dst.Index(k).Set(src.Index(int(j)))
+			if ps.pinned != nil && !ps.pinned[f][j] {
+				src.Index(int(j)).SetZero()
+			}
+		}
+		byPart[i] = nil
+	}
+	p.Params = d.Params
+	if i == 0 {
+		p.Deps, p.Policy = d.Deps, d.Policy
+	}
+	if ps.built++; ps.move && ps.built == ps.n {
+		// Every fact was handed out: d's lists hold only zeroed facts (and
+		// those Split leaves out).
+		for _, l := range listFields(dv.Type()) {
+			dv.Field(l.field).SetZero()
+		}
+	}
+	p.GroupAgents()
+	p.Normalize()
+	return p
+}
+
+// topDir is the top-level directory of a fact's file, "" for the files at
+// the root.
+func topDir(file string) string {
+	if i := strings.IndexByte(file, '/'); i >= 0 {
+		return file[:i]
+	}
+	return ""
+}
+
+// list is one of Document's lists of facts, and where its facts name
+// their file.
+type list struct {
+	field int
+	name  []int // index path of the file's name in an element
+}
+
+func (l list) len(d reflect.Value) int { return d.Field(l.field).Len() }
+
+func (l list) file(d reflect.Value, i int) string {
+	return d.Field(l.field).Index(i).FieldByIndex(l.name).String()
+}
+
+// listFields are Document's lists of facts: every fact names its file (a
+// File its path, the others their file).
+func listFields(t reflect.Type) []list {
+	var out []list
+	for i := range t.NumField() {
+		ft := t.Field(i).Type
+		if ft.Kind() != reflect.Slice {
+			continue
+		}
+		name := "File"
+		if ft.Elem() == reflect.TypeFor[File]() {
+			name = "Path"
+		}
+		f, ok := ft.Elem().FieldByName(name)
+		if !ok || f.Type.Kind() != reflect.String {
+			panic("model: facts of " + t.Field(i).Name + " name no file")
+		}
+		out = append(out, list{field: i, name: f.Index})
 	}
 	return out
 }

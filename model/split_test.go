@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 )
 
@@ -75,5 +76,52 @@ func TestGroupAgentsStepSeesProject(t *testing.T) {
 	}
 	if g := d.Agents[3]; g.Project != "." || fmt.Sprint(d.AgentGroups[g.Group]) != "[3]" {
 		t.Errorf("root workflow agent: project %q, group %v", g.Project, d.AgentGroups[g.Group])
+	}
+}
+
+// TestMergeAllIsMerge: MergeAll gives what Merge does part by part, for
+// every list of the document, and empties the parts.
+func TestMergeAllIsMerge(t *testing.T) {
+	mk := func(seed int) *Document {
+		d := &Document{}
+		v := reflect.ValueOf(d).Elem()
+		for i := range v.NumField() {
+			f := v.Field(i)
+			if f.Kind() != reflect.Slice {
+				continue
+			}
+			for k := range (seed + i) % 3 {
+				e := reflect.New(f.Type().Elem()).Elem()
+				// every element is told apart by the string fields it has
+				for j := range e.NumField() {
+					if e.Field(j).Kind() == reflect.String {
+						e.Field(j).SetString(fmt.Sprint(seed, "/", i, "/", k))
+					}
+				}
+				f.Set(reflect.Append(f, e))
+			}
+		}
+		if seed == 1 {
+			d.Live, d.Deps = &Live{}, &Deps{}
+		}
+		return d
+	}
+	want := &Document{}
+	var parts []*Document
+	for s := range 5 {
+		want.Merge(mk(s))
+		parts = append(parts, mk(s))
+	}
+	got := MergeAll(parts)
+	if !reflect.DeepEqual(want, got) {
+		t.Errorf("MergeAll differs from Merge:\n%+v\n%+v", want, got)
+	}
+	for i, p := range parts {
+		if p != nil {
+			t.Errorf("part %d kept", i)
+		}
+	}
+	if reflect.DeepEqual(want, &Document{}) {
+		t.Fatal("nothing merged")
 	}
 }

@@ -172,13 +172,15 @@ func SortFindings(fs []rules.Finding) {
 	})
 }
 
-// active returns findings that count (not waived or baselined).
-func active(fs []rules.Finding) (act, suppressed []rules.Finding) {
-	for _, f := range fs {
-		if f.Suppression != nil {
-			suppressed = append(suppressed, f)
+// active returns findings that count (not waived or baselined). The lists
+// point into fs: a large scan's findings are tens of megabytes, and the
+// table and Markdown reports list only the first few.
+func active(fs []rules.Finding) (act, suppressed []*rules.Finding) {
+	for i := range fs {
+		if fs[i].Suppression != nil {
+			suppressed = append(suppressed, &fs[i])
 		} else {
-			act = append(act, f)
+			act = append(act, &fs[i])
 		}
 	}
 	return act, suppressed
@@ -187,7 +189,7 @@ func active(fs []rules.Finding) (act, suppressed []rules.Finding) {
 // notes splits the notes about workloads that are not the agent's sandbox
 // (category platform) from the findings: they are listed apart, since they
 // speak for no property.
-func notes(fs []rules.Finding) (findings, notes []rules.Finding) {
+func notes(fs []*rules.Finding) (findings, notes []*rules.Finding) {
 	for _, f := range fs {
 		if f.Category == rules.NoteCategory {
 			notes = append(notes, f)
@@ -199,7 +201,7 @@ func notes(fs []rules.Finding) (findings, notes []rules.Finding) {
 }
 
 // limit returns the first n findings (all when n is 0) and how many are left out.
-func limit(fs []rules.Finding, n int) ([]rules.Finding, int) {
+func limit(fs []*rules.Finding, n int) ([]*rules.Finding, int) {
 	if n <= 0 || len(fs) <= n {
 		return fs, 0
 	}
