@@ -89,5 +89,5 @@ _contained(a) if {
 
 _unrestricted_shell(tools) if {
 	some t in tools
-	t in {"run_shell_command", "ShellTool", "Bash", "Bash(*)", "Shell", "shell", "run_shell_command(*)"}
+	t in {"run_shell_command", "ShellTool", "Bash", "Bash(*)", "PowerShell", "PowerShell(*)", "Shell", "shell", "run_shell_command(*)"}
 }

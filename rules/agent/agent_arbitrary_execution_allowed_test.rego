@@ -178,3 +178,19 @@ test_build_entry_quiet if {
 	# the command sandbox confines what runs
 	count(agent_arbitrary_execution_allowed.deny) == 0 with input as agent_with(["Bash(make:*)"], object.union(accept_edits, {"sandbox_enabled": {"value": true, "file": ".claude/settings.json", "line": 3}}))
 }
+
+# PowerShell rules name cmdlets in any case: Invoke-Expression and
+# Start-Process run what follows them, pwsh any script; listing and
+# creating directories run nothing.
+test_powershell_fires if {
+	fires("PowerShell(Invoke-Expression *)")
+	fires("PowerShell(iex:*)")
+	fires("PowerShell(Start-Process *)")
+	fires("PowerShell(pwsh *)")
+	fires("PowerShell(Python3 *)")
+	fires("PowerShell")
+	fires("PowerShell(*)")
+	quiet("PowerShell(Get-ChildItem *)")
+	quiet("PowerShell(New-Item -ItemType Directory *)")
+	quiet("PowerShell(notepad *)")
+}

@@ -78,3 +78,11 @@ test_empty_input_quiet if {
 test_agent_without_lists_quiet if {
 	count(agent_can_push.deny) == 0 with input as {"agents": [{"tool": "claude-code"}]}
 }
+
+# Claude Code's PowerShell tool runs git too, matched in any case.
+test_powershell_git_push_fires if {
+	fs := agent_can_push.deny with input as {"agents": [claude(["PowerShell(git push *)", "PowerShell(Git Push:*)", "PowerShell", "PowerShell(git status *)"], [])]}
+	count(fs) == 3
+	gs := agent_can_push.deny with input as {"agents": [claude(["PowerShell(git push *)"], ["PowerShell(GIT PUSH:*)"])]}
+	count(gs) == 0
+}

@@ -39,7 +39,7 @@ deny contains f if {
 	f := sa.finding(rego.metadata.chain(), r, sprintf("%s allows %q without a prompt and no sandbox limits its network: %s sends the code and any secret the agent reads to any host, unasked", [agent.label(a), r.value, prog]))
 }
 
-# Bare Bash, Bash(*): every command, curl among them.
+# Bare Bash, Bash(*), PowerShell: every command, curl among them.
 deny contains f if {
 	some a in agent.agents
 	a.tool == "claude-code"
@@ -47,7 +47,8 @@ deny contains f if {
 	not _sandbox_on(a)
 	some r in object.get(a, "allow", [])
 	is_string(r.value)
-	startswith(r.value, "Bash")
+	some t in {"Bash", "PowerShell"}
+	startswith(r.value, t)
 	agent.shell_glob(r.value) == "*"
 	not agent.held_back(a, "curl __sandbox_audit_probe__")
 	f := sa.finding(rego.metadata.chain(), r, sprintf("%s allows %q without a prompt and no sandbox limits its network: every command runs unasked, curl to any host among them", [agent.label(a), r.value]))

@@ -62,3 +62,12 @@ test_named_fetch_and_held_back_quiet if {
 		"ask": [{"value": "Bash(curl:*)", "file": ".claude/settings.json", "line": 5}],
 	}]}
 }
+
+# Claude Code's PowerShell tool: its web cmdlets and their aliases, in any
+# case, and the bare tool; a single cmdlet that sends nothing stays quiet.
+test_powershell_clients_fire if {
+	count(r.deny) == 4 with input as settings(["PowerShell(Invoke-WebRequest *)", "PowerShell(iwr:*)", "PowerShell(INVOKE-RESTMETHOD *)", "PowerShell(curl *)"], {})
+	count(r.deny) == 1 with input as settings(["PowerShell"], {})
+	count(r.deny) == 0 with input as settings(["PowerShell(Get-ChildItem *)", "PowerShell(New-Item -ItemType Directory *)"], {})
+	count(r.deny) == 0 with input as settings(["PowerShell(iwr:*)"], {"ask": [{"value": "PowerShell(Invoke-WebRequest *)", "file": f, "line": 20}], "deny": [{"value": "PowerShell(iwr *)", "file": f, "line": 21}]})
+}

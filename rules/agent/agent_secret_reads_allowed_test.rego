@@ -188,3 +188,11 @@ test_gh_auth_fires if {
 		"deny": [{"value": "Bash(gh auth token:*)", "file": settings, "line": 5}],
 	}]}
 }
+
+# PowerShell's readers (Get-Content and its alias gc), in any case.
+test_powershell_readers_fire if {
+	fs := agent_secret_reads_allowed.deny with input as bash_agent(["PowerShell(Get-Content *)", "PowerShell(gc:*)"], [])
+	count(fs) == 1
+	gs := agent_secret_reads_allowed.deny with input as bash_agent(["PowerShell(Get-ChildItem *)"], [])
+	count(gs) == 0
+}

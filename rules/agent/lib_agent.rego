@@ -77,21 +77,24 @@ else := b[key] if {
 
 # --- shell permission rules ---------------------------------------------------
 
-# Claude Code writes Bash(cmd), Bash(cmd:*) (prefix) and Bash(cmd *) (glob);
-# a bare tool name matches every command. Gemini CLI (run_shell_command(git),
-# ShellTool(git)), Cursor (Shell(git)) and the Copilot CLI (shell(git)) match
-# by command prefix.
-_claude_shell := "Bash"
+# Claude Code writes Bash(cmd), Bash(cmd:*) (prefix) and Bash(cmd *) (glob),
+# and the same forms for its PowerShell tool (PowerShell(Get-Content *)),
+# whose commands it matches without regard to case; a bare tool name matches
+# every command. Gemini CLI (run_shell_command(git), ShellTool(git)), Cursor
+# (Shell(git)) and the Copilot CLI (shell(git)) match by command prefix.
+_claude_shells := {"Bash", "PowerShell"}
 
 _prefix_shells := {"run_shell_command", "ShellTool", "Shell", "shell"}
 
-# shell_glob(rule) is a glob over a whole command line for a shell permission rule.
-shell_glob(rule) := "*" if rule == _claude_shell
+# shell_tools are the tools a shell permission rule names.
+shell_tools := _claude_shells | _prefix_shells
 
-shell_glob(rule) := "*" if rule in _prefix_shells
+# shell_glob(rule) is a glob over a whole command line for a shell permission rule.
+shell_glob(rule) := "*" if rule in shell_tools
 
 shell_glob(rule) := g if {
-	spec := _spec(rule, _claude_shell)
+	some t in _claude_shells
+	spec := _case(t, _spec(rule, t))
 	g := _cmd_glob(_stars(_claude_form(spec)))
 }
 
@@ -108,9 +111,15 @@ _stars(p) := regex.replace(p, `\*+`, "*")
 # shell_literal(rule) is the command a shell rule names, without its wildcard,
 # e.g. "git push origin main" for Bash(git push origin main:*).
 shell_literal(rule) := trim_space(regex.replace(spec, `(?::\*|\*+)$`, "")) if {
-	some t in (_prefix_shells | {_claude_shell})
-	spec := _spec(rule, t)
+	some t in shell_tools
+	spec := _case(t, _spec(rule, t))
 }
+
+# _case: PowerShell matches commands in any case, so its rules are judged in
+# lower case, as the command lists are written.
+_case("PowerShell", spec) := lower(spec)
+
+_case(t, spec) := spec if t != "PowerShell"
 
 _spec(rule, tool) := trim_space(substring(rule, count(tool) + 1, (count(rule) - count(tool)) - 2)) if {
 	startswith(rule, concat("", [tool, "("]))

@@ -21,6 +21,8 @@ wrappers := {
 	"env", "xargs", "exec", "eval", "command", "builtin", "nohup", "nice", "ionice", "timeout", "time", "stdbuf",
 	"setsid", "watch", "strace", "ltrace", "script", "flock", "chrt", "taskset", "unbuffer", "parallel",
 	"sudo", "doas", "su", "runuser", "chroot", "nsenter", "unshare", "systemd-run", "caffeinate",
+	# PowerShell: a string run as code, a program started, a block run elsewhere
+	"invoke-expression", "iex", "start-process", "saps", "invoke-command", "icm", "start-job",
 }
 
 # Runners whose next word is another command: uv run python … runs Python.
@@ -53,6 +55,8 @@ remote_shells := {"ssh", "mosh", "telnet"}
 readers := {
 	"cat", "head", "tail", "less", "more", "bat", "batcat", "tac", "nl", "strings", "xxd", "hexdump", "od",
 	"base64", "grep", "egrep", "fgrep", "rg", "ag", "ack", "jq", "yq", "cut", "sort", "uniq", "diff", "cp", "sed", "column", "pr", "fold", "rev",
+	# PowerShell's, with their aliases
+	"get-content", "gc", "select-string", "sls", "copy-item", "cpi", "format-hex", "import-csv",
 }
 
 # _lead(rule) is a cheap test that spares the rules below most allow rules
@@ -76,7 +80,7 @@ lead_allows contains [i, j] if {
 # lead_re is a quick first test: a shell rule whose program, after any
 # VAR=value, is one of the leads or runner heads, or a bare shell rule.
 # (No program name holds a character special to a regular expression.)
-lead_re := sprintf(`^(?:Bash|run_shell_command|ShellTool|Shell)(?:$|\(\s*(?:\*+|:\*)?\s*\)$|\(\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(?:%s)(?:\.exe)?(?:[\s:*)]|$))`, [concat("|", [w | some w in leads | object.keys(runner_heads); w != "*"])])
+lead_re := sprintf(`^(?:Bash|PowerShell|run_shell_command|ShellTool|Shell)(?:$|\(\s*(?:\*+|:\*)?\s*\)$|\(\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(?i:%s)(?:\.exe)?(?:[\s:*)]|$))`, [concat("|", [w | some w in leads | object.keys(runner_heads); w != "*"])])
 
 _leads(rule) if {
 	ws := _lead_words(rule)
@@ -101,7 +105,11 @@ _second_open(ws, heads) if ws[1] in heads
 _second_open(ws, _) if startswith(ws[1], "-")
 
 # net_clients send what they are given to any host they are told.
-net_clients := {"curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "aria2c"}
+# PowerShell's (in lower case, as its rules are judged) too.
+net_clients := {
+	"curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "aria2c",
+	"invoke-webrequest", "iwr", "invoke-restmethod", "irm", "start-bitstransfer",
+}
 
 # net_allows are the allow rules that name a network client, found by a
 # cheap pre-test of their own (not leads: the other rules need not visit
@@ -113,7 +121,7 @@ net_allows contains [i, j] if {
 	regex.match(net_re, r.value)
 }
 
-net_re := sprintf(`^(?:Bash|run_shell_command|ShellTool|Shell)\(\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(?:%s)(?:\.exe)?(?:[\s:*)]|$)`, [concat("|", net_clients)])
+net_re := sprintf(`^(?:Bash|PowerShell|run_shell_command|ShellTool|Shell)\(\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(?i:%s)(?:\.exe)?(?:[\s:*)]|$)`, [concat("|", net_clients)])
 
 # leads are the programs worth a closer look on their own.
 leads := (((((interpreters | wrappers) | runtimes) | clusters) | remote_shells) | readers) | {"find", "printenv", "gh", "*"} | {p | some p in package_runners; not contains(p, " ")}
