@@ -86,3 +86,13 @@ test_powershell_git_push_fires if {
 	gs := agent_can_push.deny with input as {"agents": [claude(["PowerShell(git push *)"], ["PowerShell(GIT PUSH:*)"])]}
 	count(gs) == 0
 }
+
+# Claude's "git push *" matches a bare git push too (its one wildcard,
+# trailing after a space, is optional): an ask rule so written holds back
+# every push Bash(*) would grant; "git push * --force" stays a glob.
+test_trailing_wildcard_matches_bare_command if {
+	fs := agent_can_push.deny with input as {"agents": [object.union(claude(["Bash(*)"], []), {"ask": [{"value": "Bash(git push *)", "file": settings, "line": 30}]})]}
+	count(fs) == 0
+	gs := agent_can_push.deny with input as {"agents": [object.union(claude(["Bash(*)"], []), {"ask": [{"value": "Bash(git push * --force)", "file": settings, "line": 30}]})]}
+	count(gs) == 1
+}

@@ -160,6 +160,17 @@ matches(rule, action) if {
 	glob.match(shell_glob(rule), null, action)
 }
 
+# A Claude pattern whose only wildcard is a trailing " *" matches the bare
+# command too: Bash(git push *) holds back a plain git push.
+matches(rule, action) if {
+	not startswith(action, "mcp__")
+	some t in _claude_shells
+	spec := _case(t, _spec(rule, t))
+	endswith(spec, " *")
+	count(indexof_n(spec, "*")) == 1
+	action == trim_suffix(spec, " *")
+}
+
 matches(rule, action) if {
 	startswith(action, "mcp__")
 	glob.match(_mcp_glob(rule), null, action)
