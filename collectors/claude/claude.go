@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/homedir"
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/jsonpos"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
@@ -35,7 +36,7 @@ func (*Collector) Match(p string) bool {
 	case dir == ".claude":
 		return base == "settings.json" || base == "settings.local.json"
 	case dir == "claude" && base == "settings.json":
-		return strings.Contains(p, ".config/claude/") || homeLike(p)
+		return strings.Contains(p, ".config/claude/") || homedir.In(p)
 	}
 	return false
 }
@@ -47,25 +48,10 @@ func scope(p string) string {
 		return "managed"
 	case path.Base(p) == "settings.local.json":
 		return "local"
-	case homeLike(p) || strings.Contains(p, ".config/claude/"):
+	case homedir.In(p) || strings.Contains(p, ".config/claude/"):
 		return "user"
 	}
 	return "project"
-}
-
-// homeLike reports a path inside a home directory of a scanned root
-// filesystem (home/<user>/…, root/…, Users/<user>/…).
-func homeLike(p string) bool {
-	parts := strings.Split(p, "/")
-	for i, s := range parts {
-		if (s == "home" || s == "Users") && i+2 < len(parts) {
-			return true
-		}
-		if s == "root" && i == 0 && len(parts) > 2 {
-			return true
-		}
-	}
-	return false
 }
 
 // Collect implements collectors.Collector. Facts are added even when a key

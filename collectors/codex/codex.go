@@ -15,6 +15,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/homedir"
 	"github.com/sandbox-audit/sandbox-audit/collectors/mcp"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
@@ -72,25 +73,10 @@ func scope(p string) string {
 	switch {
 	case strings.HasPrefix(p, "etc/") || strings.Contains(p, "/etc/codex/"):
 		return "managed"
-	case homeLike(p):
+	case homedir.In(p):
 		return "user"
 	}
 	return "project"
-}
-
-// homeLike reports a path inside a home directory of a scanned root
-// filesystem (home/<user>/…, root/…, Users/<user>/…).
-func homeLike(p string) bool {
-	parts := strings.Split(p, "/")
-	for i, s := range parts {
-		if (s == "home" || s == "Users") && i+2 < len(parts) {
-			return true
-		}
-		if s == "root" && i == 0 && len(parts) > 2 {
-			return true
-		}
-	}
-	return false
 }
 
 // cfg is one parsed file with key lines.

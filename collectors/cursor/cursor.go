@@ -14,9 +14,9 @@ import (
 	"fmt"
 	"path"
 	"slices"
-	"strings"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/homedir"
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/jsonpos"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
@@ -73,7 +73,7 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 	}
 	loc := func(line int) model.Loc { return model.Loc{File: p, Line: line} }
 	a := model.Agent{Tool: "cursor", Scope: "project", Loc: loc(root.Line)}
-	if homeLike(p) || path.Base(p) == "cli-config.json" {
+	if homedir.In(p) || path.Base(p) == "cli-config.json" {
 		a.Scope = "user"
 	}
 	if path.Base(p) != "sandbox.json" {
@@ -134,21 +134,6 @@ func unknownKeys(known map[string]map[string]bool, levels []level, loc func(int)
 	}
 	sortByLine(out)
 	return out
-}
-
-// homeLike reports a path inside a home directory of a scanned root
-// (home/<user>/…, root/…, Users/<user>/…): ~/.cursor/sandbox.json.
-func homeLike(p string) bool {
-	parts := strings.Split(p, "/")
-	for i, s := range parts {
-		if (s == "home" || s == "Users") && i+2 < len(parts) {
-			return true
-		}
-		if s == "root" && i == 0 && len(parts) > 2 {
-			return true
-		}
-	}
-	return false
 }
 
 // sortByLine orders facts by line, keeping the order of those on one line.

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/homedir"
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/jsonpos"
 	"github.com/sandbox-audit/sandbox-audit/collectors/mcp"
 	"github.com/sandbox-audit/sandbox-audit/model"
@@ -40,24 +41,10 @@ func scope(p string) string {
 	switch {
 	case path.Base(path.Dir(p)) == "gemini-cli":
 		return "managed"
-	case homeLike(p):
+	case homedir.In(p):
 		return "user"
 	}
 	return "project"
-}
-
-// homeLike reports a path inside a home directory of a scanned root.
-func homeLike(p string) bool {
-	parts := strings.Split(p, "/")
-	for i, s := range parts {
-		if (s == "home" || s == "Users") && i+2 < len(parts) {
-			return true
-		}
-		if s == "root" && i == 0 && len(parts) > 2 {
-			return true
-		}
-	}
-	return false
 }
 
 // approvalModes normalizes general.defaultApprovalMode and --approval-mode.
