@@ -29,6 +29,10 @@ func (doc *Document) GroupAgents() {
 			a.Group = a.Tool + "|" + a.Project + "|" + a.File + ":" + strconv.Itoa(a.Line)
 			steps = append(steps, i)
 			continue
+		case a.Tool == "opencode" && path.Base(path.Dir(a.File)) != ".opencode":
+			// repo/opencode.json → repo: OpenCode's config sits at the
+			// project root.
+			a.Project = path.Dir(a.File)
 		default:
 			// repo/.claude/settings.json → repo; .codex/config.toml → "."
 			a.Project = path.Dir(path.Dir(a.File))

@@ -14,6 +14,7 @@ import (
 	"github.com/sandbox-audit/sandbox-audit/collectors/gitconfig"
 	"github.com/sandbox-audit/sandbox-audit/collectors/kubernetes"
 	"github.com/sandbox-audit/sandbox-audit/collectors/mcp"
+	"github.com/sandbox-audit/sandbox-audit/collectors/opencode"
 	"github.com/sandbox-audit/sandbox-audit/collectors/workflows"
 )
 
@@ -30,6 +31,7 @@ func All() []collectors.Collector {
 		codex.New(),
 		gemini.New(),
 		cursor.New(),
+		opencode.New(),
 		&mcp.Collector{},
 		&gitconfig.Collector{},
 		// It reads any YAML file with apiVersion and kind, so no collector

@@ -5,7 +5,8 @@
 #   --dangerously-skip-permissions, Codex approval_policy never or
 #   --dangerously-bypass-approvals-and-sandbox, Gemini CLI yolo, aider
 #   --yes-always, the Copilot CLI --allow-all-tools, cursor-agent --force,
-#   opencode --auto): every command, edit and tool call runs without a person
+#   opencode --auto, or an OpenCode config that sets no ask or deny rule
+#   for every command, whose default is allow): every command, edit and tool call runs without a person
 #   confirming it. Whatever a prompt injection in a file, issue or web page asks
 #   for is carried out at once, so the only review left is whatever the sandbox
 #   and the token still enforce. In a workflow no person approves anything
@@ -29,6 +30,8 @@
 #     description: run-gemini-cli — runs gemini --yolo --prompt
 #   - ref: https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/configuration.md
 #     description: Gemini CLI — approval modes, tools.core, security.disableYoloMode
+#   - ref: https://opencode.ai/docs/permissions/
+#     description: OpenCode — permissions, last matching rule wins, permissive defaults
 #   - ref: https://genai.owasp.org/llmrisk/llm062025-excessive-agency/
 #     description: OWASP Top 10 for LLM Applications — LLM06 Excessive Agency
 # custom:
@@ -51,6 +54,9 @@ deny contains f if {
 
 _message(a) := sprintf("%s runs with approval bypassed (%s): every tool call runs unchecked on a runner that holds the job's token and secrets", [agent.label(a), _raw(a)]) if {
 	agent.in_workflow(a)
+} else := sprintf("%s sets no ask or deny rule for every command, so OpenCode's default stands: bash, edits and web fetches run without a person approving them", [agent.label(a)]) if {
+	a.tool == "opencode"
+	a.approval_raw.value == "(default)"
 } else := sprintf("%s sets approval mode %s: every action runs without a person approving it", [agent.label(a), _raw(a)])
 
 _raw(a) := sprintf("%q", [a.approval_raw.value]) if is_string(a.approval_raw.value)
@@ -89,5 +95,5 @@ _contained(a) if {
 
 _unrestricted_shell(tools) if {
 	some t in tools
-	t in {"run_shell_command", "ShellTool", "Bash", "Bash(*)", "PowerShell", "PowerShell(*)", "Shell", "shell", "run_shell_command(*)"}
+	t in {"run_shell_command", "ShellTool", "Bash", "Bash(*)", "PowerShell", "PowerShell(*)", "bash", "Shell", "shell", "run_shell_command(*)"}
 }

@@ -128,3 +128,23 @@ test_codex_never_confined_quiet if {
 	fs := agent_approval_bypassed.deny with input as {"agents": [object.union(codex, {"sandbox_mode": {"value": "danger-full-access", "file": ".codex/config.toml", "line": 2}})]}
 	count(fs) == 1
 }
+
+# OpenCode's default is allow: a config that sets nothing for every command
+# is reported as such; one that allows every permission by name quotes it.
+test_opencode_default_and_explicit_fire if {
+	fs := agent_approval_bypassed.deny with input as {"agents": [{
+		"tool": "opencode", "scope": "project", "profile": "", "file": "opencode.json", "line": 1,
+		"approval_mode": {"value": "bypass", "file": "opencode.json", "line": 1},
+		"approval_raw": {"value": "(default)", "file": "opencode.json", "line": 1},
+	}]}
+	some f in fs
+	contains(f.message, "sets no ask or deny rule for every command, so OpenCode's default stands")
+	gs := agent_approval_bypassed.deny with input as {"agents": [{
+		"tool": "opencode", "scope": "project", "profile": "", "file": "opencode.json", "line": 1,
+		"approval_mode": {"value": "bypass", "file": "opencode.json", "line": 3},
+		"approval_raw": {"value": "permission \"allow\"", "file": "opencode.json", "line": 3},
+	}]}
+	some g in gs
+	contains(g.message, `sets approval mode "permission \"allow\""`)
+	g.line == 3
+}

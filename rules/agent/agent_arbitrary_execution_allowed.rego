@@ -65,7 +65,7 @@ deny contains f if {
 }
 
 # build_re is a cheap first test: a shell rule naming a build or test tool.
-build_re := `^(?:Bash|run_shell_command|ShellTool|Shell)\(\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(?:make|gmake|just|task|go|cargo|npm|pnpm|yarn|bun|nx|pytest|python3?|tox|nox|gradle|gradlew|mvn|mvnw|rake|dotnet|ctest|bazel|bazelisk|deno|mix|sbt|composer|phpunit|jest|vitest|playwright)(?:\.exe)?(?:[\s:*)]|$)`
+build_re := `^(?:Bash|PowerShell|bash|run_shell_command|ShellTool|Shell)\(\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(?:make|gmake|just|task|go|cargo|npm|pnpm|yarn|bun|nx|pytest|python3?|tox|nox|gradle|gradlew|mvn|mvnw|rake|dotnet|ctest|bazel|bazelisk|deno|mix|sbt|composer|phpunit|jest|vitest|playwright)(?:\.exe)?(?:[\s:*)]|$)`
 
 # Build and test tools whose run executes code of the repository: the
 # program alone (make, just), or with the subcommand named.
@@ -105,8 +105,9 @@ _build_entry(ws) if {
 
 # _edits_unasked(a) says how edits of the repository's files go through
 # without a person: acceptEdits (or Gemini's auto_edit), an allow rule of
-# an edit tool for every file, or a workflow's claude-code-action, whose
-# edit tools are allowed by default.
+# an edit tool for every file (OpenCode's edit, which the collector adds when
+# its rule for every file, or its default, is allow), or a workflow's
+# claude-code-action, whose edit tools are allowed by default.
 _edits_unasked(a) := "approval mode accepts edits" if {
 	agent.effective(a, "approval_mode").value == "auto"
 } else := sprintf("%s is allowed", [e]) if {
@@ -118,4 +119,4 @@ _edits_unasked(a) := "approval mode accepts edits" if {
 	a.tool == "claude-code"
 }
 
-_edit_everything(e) if e in {"Edit", "Write", "MultiEdit", "Edit(*)", "Edit(**)", "Write(*)", "Write(**)", "Edit(./**)", "Write(./**)", "replace", "write_file"}
+_edit_everything(e) if e in {"Edit", "Write", "MultiEdit", "Edit(*)", "Edit(**)", "Write(*)", "Write(**)", "Edit(./**)", "Write(./**)", "replace", "write_file", "edit"}

@@ -194,3 +194,18 @@ test_powershell_fires if {
 	quiet("PowerShell(New-Item -ItemType Directory *)")
 	quiet("PowerShell(notepad *)")
 }
+
+# OpenCode: make allowed and edits unasked (its "edit", the collector's
+# name for the default allow or an edit rule for every file).
+test_opencode_build_with_edits_fires if {
+	fs := agent_arbitrary_execution_allowed.deny with input as {"agents": [{
+		"tool": "opencode", "scope": "project", "file": "opencode.json", "line": 1,
+		"allow": [rule("edit"), rule("bash(make *)")], "deny": [], "ask": [],
+	}]}
+	count(fs) == 1
+	gs := agent_arbitrary_execution_allowed.deny with input as {"agents": [{
+		"tool": "opencode", "scope": "project", "file": "opencode.json", "line": 1,
+		"allow": [rule("bash(make *)")], "deny": [], "ask": [],
+	}]}
+	count(gs) == 0
+}

@@ -96,3 +96,12 @@ test_trailing_wildcard_matches_bare_command if {
 	gs := agent_can_push.deny with input as {"agents": [object.union(claude(["Bash(*)"], []), {"ask": [{"value": "Bash(git push * --force)", "file": settings, "line": 30}]})]}
 	count(gs) == 1
 }
+
+# OpenCode's bash patterns, as the collector names them: bash for every
+# command, bash(git *) for one pattern.
+test_opencode_bash_rules if {
+	fs := agent_can_push.deny with input as {"agents": [object.union(claude(["bash(git *)", "bash", "bash(git status *)"], []), {"tool": "opencode"})]}
+	count(fs) == 2
+	gs := agent_can_push.deny with input as {"agents": [object.union(claude(["bash(git *)"], ["bash(git push *)"]), {"tool": "opencode"})]}
+	count(gs) == 0
+}

@@ -4,7 +4,8 @@
 #   A Claude Code allow rule lets the agent run curl, wget, netcat or another
 #   network client with any arguments without a prompt (Bash(curl:*)), and
 #   the Bash sandbox, whose proxy would hold its connections to the allowed
-#   domains, is off. Any host is then one unprompted command away: a prompt
+#   domains, is off; or an OpenCode bash rule does ("curl *": "allow"), which
+#   has no sandbox at all. Any host is then one unprompted command away: a prompt
 #   injection can post the code and every secret the agent reads to a server
 #   of its choice, or fetch a payload, and nobody is asked. A rule for one URL
 #   (Bash(curl http://localhost:3000/healthz)) is not reported, nor one an ask
@@ -30,7 +31,7 @@ import data.lib.sa
 deny contains f if {
 	some [i, j] in agent.net_allows
 	a := agent.agents[i]
-	a.tool == "claude-code"
+	a.tool in _shell_agents
 	not agent.in_workflow(a)
 	not _sandbox_on(a)
 	r := a.allow[j]
@@ -42,12 +43,12 @@ deny contains f if {
 # Bare Bash, Bash(*), PowerShell: every command, curl among them.
 deny contains f if {
 	some a in agent.agents
-	a.tool == "claude-code"
+	a.tool in _shell_agents
 	not agent.in_workflow(a)
 	not _sandbox_on(a)
 	some r in object.get(a, "allow", [])
 	is_string(r.value)
-	some t in {"Bash", "PowerShell"}
+	some t in {"Bash", "PowerShell", "bash"}
 	startswith(r.value, t)
 	agent.shell_glob(r.value) == "*"
 	not agent.held_back(a, "curl __sandbox_audit_probe__")
@@ -83,3 +84,6 @@ _client(rule) := prog if {
 }
 
 _sandbox_on(a) if agent.effective(a, "sandbox_enabled").value == true
+
+# Claude Code, and OpenCode, which has no sandbox to confine its bash.
+_shell_agents := {"claude-code", "opencode"}

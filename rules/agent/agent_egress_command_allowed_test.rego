@@ -71,3 +71,10 @@ test_powershell_clients_fire if {
 	count(r.deny) == 0 with input as settings(["PowerShell(Get-ChildItem *)", "PowerShell(New-Item -ItemType Directory *)"], {})
 	count(r.deny) == 0 with input as settings(["PowerShell(iwr:*)"], {"ask": [{"value": "PowerShell(Invoke-WebRequest *)", "file": f, "line": 20}], "deny": [{"value": "PowerShell(iwr *)", "file": f, "line": 21}]})
 }
+
+# OpenCode's bash rules, as the collector names them; OpenCode has no
+# sandbox, so nothing confines them.
+test_opencode_fires if {
+	count(r.deny) == 2 with input as settings(["bash(curl *)", "bash"], {"tool": "opencode"})
+	count(r.deny) == 0 with input as settings(["bash(curl https://example.com/health)", "edit"], {"tool": "opencode"})
+}

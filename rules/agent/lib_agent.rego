@@ -80,9 +80,11 @@ else := b[key] if {
 # Claude Code writes Bash(cmd), Bash(cmd:*) (prefix) and Bash(cmd *) (glob),
 # and the same forms for its PowerShell tool (PowerShell(Get-Content *)),
 # whose commands it matches without regard to case; a bare tool name matches
-# every command. Gemini CLI (run_shell_command(git), ShellTool(git)), Cursor
+# every command. OpenCode's bash patterns come as bash(git *) (the collector
+# keeps only the rules a later one does not override) and match the same
+# way. Gemini CLI (run_shell_command(git), ShellTool(git)), Cursor
 # (Shell(git)) and the Copilot CLI (shell(git)) match by command prefix.
-_claude_shells := {"Bash", "PowerShell"}
+_claude_shells := {"Bash", "PowerShell", "bash"}
 
 _prefix_shells := {"run_shell_command", "ShellTool", "Shell", "shell"}
 

@@ -80,7 +80,7 @@ lead_allows contains [i, j] if {
 # lead_re is a quick first test: a shell rule whose program, after any
 # VAR=value, is one of the leads or runner heads, or a bare shell rule.
 # (No program name holds a character special to a regular expression.)
-lead_re := sprintf(`^(?:Bash|PowerShell|run_shell_command|ShellTool|Shell)(?:$|\(\s*(?:\*+|:\*)?\s*\)$|\(\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(?i:%s)(?:\.exe)?(?:[\s:*)]|$))`, [concat("|", [w | some w in leads | object.keys(runner_heads); w != "*"])])
+lead_re := sprintf(`^(?:Bash|PowerShell|bash|run_shell_command|ShellTool|Shell)(?:$|\(\s*(?:\*+|:\*)?\s*\)$|\(\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(?i:%s)(?:\.exe)?(?:[\s:*)]|$))`, [concat("|", [w | some w in leads | object.keys(runner_heads); w != "*"])])
 
 _leads(rule) if {
 	ws := _lead_words(rule)
@@ -121,7 +121,7 @@ net_allows contains [i, j] if {
 	regex.match(net_re, r.value)
 }
 
-net_re := sprintf(`^(?:Bash|PowerShell|run_shell_command|ShellTool|Shell)\(\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(?i:%s)(?:\.exe)?(?:[\s:*)]|$)`, [concat("|", net_clients)])
+net_re := sprintf(`^(?:Bash|PowerShell|bash|run_shell_command|ShellTool|Shell)\(\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(?i:%s)(?:\.exe)?(?:[\s:*)]|$)`, [concat("|", net_clients)])
 
 # leads are the programs worth a closer look on their own.
 leads := (((((interpreters | wrappers) | runtimes) | clusters) | remote_shells) | readers) | {"find", "printenv", "gh", "*"} | {p | some p in package_runners; not contains(p, " ")}

@@ -1,0 +1,260 @@
+package opencode
+
+import (
+	"strings"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/jsonpos"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// A bash rule as OpenCode evaluates it: a pattern over the command line
+// ("*" for every command) and its action.
+type rule struct {
+	pattern string
+	action  string // allow | ask | deny
+	at      *jsonpos.Value
+	all     bool // from a rule for every permission ("*" or a bare string), not bash's own
+}
+
+var actions = map[string]bool{"allow": true, "ask": true, "deny": true}
+
+// DefaultMode is the ApprovalRaw of an agent whose config sets no rule for
+// every command: OpenCode's default for bash is "allow".
+const DefaultMode = "(default)"
+
+// permissions reads the bash permission of the agent OpenCode starts by
+// default (default_agent, else build): the global permission, then the
+// agent's own, then legacy tools switches, in the order OpenCode merges
+// them. The rules that still decide something once later ones have
+// overridden earlier ones become the agent's allow, ask and deny lists
+// (bash for every command, bash(pattern) for one); when nothing is said of
+// every command, the default "allow" stands and the approval mode is
+// bypass.
+func (r *reader) permissions(root *jsonpos.Value, a *model.Agent) {
+	name := "build"
+	if d := root.Get("default_agent"); d != nil && d.Kind == jsonpos.String && d.Str != "" {
+		name = d.Str
+	}
+	var rules []rule
+	rules = append(rules, r.permission(root.Get("permission"), "permission")...)
+	rules = append(rules, r.tools(root.Get("tools"))...)
+	if ag := root.Path("agent", name); ag != nil && ag.Kind == jsonpos.Object {
+		rules = append(rules, r.permission(ag.Get("permission"), "agent."+name+".permission")...)
+		rules = append(rules, r.tools(ag.Get("tools"))...)
+	}
+	r.edits(root, name, a)
+	rules = effective(rules)
+	if len(rules) == 0 || rules[0].pattern != "*" {
+		// Nothing covers every command: OpenCode's default allow does.
+		a.ApprovalRaw = &model.Str{Value: DefaultMode, Loc: a.Loc}
+		a.ApprovalMode = &model.Str{Value: "bypass", Loc: a.Loc}
+	} else if rules[0].action == "allow" && rules[0].all && len(rules) == 1 {
+		// Every permission allowed, and nothing held back.
+		l := r.loc(rules[0].at)
+		a.ApprovalRaw = &model.Str{Value: `permission "allow"`, Loc: l}
+		a.ApprovalMode = &model.Str{Value: "bypass", Loc: l}
+		return
+	}
+	for _, x := range rules {
+		v := "bash"
+		if x.pattern != "*" {
+			v = "bash(" + x.pattern + ")"
+		}
+		s := model.Str{Value: v, Loc: r.loc(x.at)}
+		switch x.action {
+		case "allow":
+			a.Allow = append(a.Allow, s)
+		case "ask":
+			a.Ask = append(a.Ask, s)
+		case "deny":
+			a.Deny = append(a.Deny, s)
+		}
+	}
+}
+
+// edits adds an allow rule "edit" when file edits go through unasked: the
+// last rule for every file, or OpenCode's default when none is written, is
+// allow. Edits unasked make build and test commands run code the agent
+// wrote.
+func (r *reader) edits(root *jsonpos.Value, name string, a *model.Agent) {
+	var last *rule
+	for _, perm := range []*jsonpos.Value{root.Get("permission"), root.Path("agent", name, "permission")} {
+		for _, x := range catchAll(perm, "edit") {
+			last = &x
+		}
+	}
+	for _, t := range []*jsonpos.Value{root.Get("tools"), root.Path("agent", name, "tools")} {
+		if t == nil || t.Kind != jsonpos.Object {
+			continue
+		}
+		for _, m := range t.Members {
+			if (m.Key == "edit" || m.Key == "write") && m.Value.Kind == jsonpos.Bool && !m.Value.Bool {
+				last = &rule{pattern: "*", action: "deny", at: m.Value}
+			}
+		}
+	}
+	switch {
+	case last == nil:
+		a.Allow = append(a.Allow, model.Str{Value: "edit", Loc: a.Loc})
+	case last.action == "allow":
+		a.Allow = append(a.Allow, model.Str{Value: "edit", Loc: r.loc(last.at)})
+	}
+}
+
+// catchAll lists, in order, the rules of a permission value that cover
+// every input of tool: an action for every permission or for the tool, and
+// the tool's own "*" pattern.
+func catchAll(v *jsonpos.Value, tool string) []rule {
+	if v == nil {
+		return nil
+	}
+	if v.Kind == jsonpos.String && actions[v.Str] {
+		return []rule{{pattern: "*", action: v.Str, at: v}}
+	}
+	var out []rule
+	for _, m := range v.Members {
+		if m.Key != "*" && m.Key != tool {
+			continue
+		}
+		switch {
+		case m.Value.Kind == jsonpos.String && actions[m.Value.Str]:
+			out = append(out, rule{pattern: "*", action: m.Value.Str, at: m.Value})
+		case m.Key == tool && m.Value.Kind == jsonpos.Object:
+			for _, p := range m.Value.Members {
+				if p.Key == "*" && p.Value.Kind == jsonpos.String && actions[p.Value.Str] {
+					out = append(out, rule{pattern: "*", action: p.Value.Str, at: p.Value})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// permission reads one permission value: an action for every permission,
+// or an object of permissions ("*" for all) whose values are an action or
+// an object of patterns.
+func (r *reader) permission(v *jsonpos.Value, key string) []rule {
+	if v == nil || v.Kind == jsonpos.Null {
+		return nil
+	}
+	switch v.Kind {
+	case jsonpos.String:
+		if actions[v.Str] {
+			return []rule{{pattern: "*", action: v.Str, at: v, all: true}}
+		}
+		r.wrongType(v, key, `"allow", "ask" or "deny"`)
+		return nil
+	case jsonpos.Object:
+	default:
+		r.wrongType(v, key, "an object")
+		return nil
+	}
+	var out []rule
+	for _, m := range v.Members {
+		switch {
+		case m.Key == "*" && m.Value.Kind == jsonpos.String && actions[m.Value.Str]:
+			out = append(out, rule{pattern: "*", action: m.Value.Str, at: m.Value, all: true})
+		case m.Key == "bash":
+			out = append(out, r.patterns(m.Value, key+".bash")...)
+		}
+	}
+	return out
+}
+
+func (r *reader) patterns(v *jsonpos.Value, key string) []rule {
+	switch v.Kind {
+	case jsonpos.String:
+		if actions[v.Str] {
+			return []rule{{pattern: "*", action: v.Str, at: v}}
+		}
+		r.wrongType(v, key, `"allow", "ask" or "deny"`)
+	case jsonpos.Object:
+		var out []rule
+		for _, m := range v.Members {
+			if m.Value.Kind == jsonpos.String && actions[m.Value.Str] {
+				out = append(out, rule{pattern: strings.TrimSpace(m.Key), action: m.Value.Str, at: m.Value})
+			} else {
+				r.wrongType(m.Value, key+"."+m.Key, `"allow", "ask" or "deny"`)
+			}
+		}
+		return out
+	case jsonpos.Null:
+	default:
+		r.wrongType(v, key, "an object")
+	}
+	return nil
+}
+
+// tools reads the legacy tools switches: "bash": false removes the tool,
+// which OpenCode turns into a deny for every command.
+func (r *reader) tools(v *jsonpos.Value) []rule {
+	if v == nil || v.Kind != jsonpos.Object {
+		return nil
+	}
+	var out []rule
+	for _, m := range v.Members {
+		if (m.Key == "bash" || m.Key == "*") && m.Value.Kind == jsonpos.Bool {
+			action := "allow"
+			if !m.Value.Bool {
+				action = "deny"
+			}
+			out = append(out, rule{pattern: "*", action: action, at: m.Value, all: m.Key == "*"})
+		}
+	}
+	return out
+}
+
+// effective keeps the rules a later one does not override: the last match
+// wins, so a rule whose every command a later pattern also matches (a
+// later "*", or "git *" after "git push *") decides nothing.
+func effective(rules []rule) []rule {
+	var out []rule
+	for i, x := range rules {
+		overridden := false
+		for _, y := range rules[i+1:] {
+			if wildcard(y.pattern, x.pattern) {
+				overridden = true
+				break
+			}
+		}
+		if !overridden {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// wildcard matches s against an OpenCode pattern: * is any run of
+// characters, ? one; a pattern ending in " *" also matches the bare
+// command before it.
+func wildcard(pattern, s string) bool {
+	if strings.HasSuffix(pattern, " *") && strings.Count(pattern, "*") == 1 && s == strings.TrimSuffix(pattern, " *") {
+		return true
+	}
+	return match(pattern, s)
+}
+
+func match(p, s string) bool {
+	// Iterative glob with backtracking over the last star.
+	pi, si, star, mark := 0, 0, -1, 0
+	for si < len(s) {
+		switch {
+		case pi < len(p) && (p[pi] == '?' || p[pi] == s[si]) && p[pi] != '*':
+			pi++
+			si++
+		case pi < len(p) && p[pi] == '*':
+			star, mark = pi, si
+			pi++
+		case star >= 0:
+			pi = star + 1
+			mark++
+			si = mark
+		default:
+			return false
+		}
+	}
+	for pi < len(p) && p[pi] == '*' {
+		pi++
+	}
+	return pi == len(p)
+}
