@@ -453,7 +453,7 @@ type ServiceAccount struct {
 
 // Agent is one coding agent's settings (one per file, and one per Codex profile).
 type Agent struct {
-	Tool string `json:"tool"` // claude-code | codex | gemini | cursor | copilot | opencode
+	Tool string `json:"tool"` // claude-code | codex | gemini | qwen | cursor | copilot | opencode
 	// Project is the directory whose settings merge with this file's (the
 	// parent of .claude/, .codex/…); "*" for user and managed files, which
 	// apply to every project. Group is tool|project: the key of

@@ -57,3 +57,23 @@ func FuzzCollect(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCollectQwen reads the same inputs as Qwen Code settings, whose
+// permission rules and env the collector reads as well.
+func FuzzCollectQwen(f *testing.F) {
+	fuzzcheck.Seed(f, []string{"../../fixtures/qwen/*/.qwen/settings.json"}, append(fuzzSeeds,
+		`{"tools": {"approvalMode": "auto-edit"}, "permissions": {"allow": ["Bash(git *)", 1, null], "deny": "x"}, "env": {"K": "ghp_OhbVrpoiVgRV5IfLBcbfnoGMbJmTPSIAoCLr", "N": 3}}`,
+		`{"permissions": null, "env": [], "tools": {"approvalMode": ["yolo"]}}`)...)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		doc, err := fuzzcheck.Collect(t, New(), ".qwen/settings.json", data, fuzzcheck.Options{})
+		if root, perr := jsonpos.Parse(data); perr != nil || root.Kind != jsonpos.Object {
+			if err == nil || len(doc.Agents) != 0 {
+				t.Fatalf("err = %v with %d agents from a file that is not a settings object", err, len(doc.Agents))
+			}
+			return
+		}
+		if len(doc.Agents) != 1 || doc.Agents[0].Tool != "qwen" {
+			t.Fatalf("agents %+v from one qwen settings file", doc.Agents)
+		}
+	})
+}

@@ -2,7 +2,10 @@
 // tool sandbox, the default approval mode (yolo), whether yolo can be
 // disabled, and MCP servers with their trust flag. Both the nested settings
 // format (tools.sandbox, general.defaultApprovalMode) and the older flat one
-// (sandbox, autoAccept) are read.
+// (sandbox, autoAccept) are read. Qwen Code, a fork of Gemini CLI, keeps the
+// same settings in .qwen/settings.json, with its approval mode at
+// tools.approvalMode, Claude Code's permission rules (permissions.allow:
+// Bash(git push *)) and an env block; those are read for it too.
 package gemini
 
 import (
@@ -12,9 +15,11 @@ import (
 	"strings"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/codex/mcpcmd"
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/homedir"
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/jsonpos"
 	"github.com/sandbox-audit/sandbox-audit/collectors/mcp"
+	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -27,19 +32,32 @@ func New() *Collector { return &Collector{} }
 // Name implements collectors.Collector.
 func (*Collector) Name() string { return "gemini" }
 
-// Match accepts .gemini/settings.json (project and ~/.gemini) and the
-// system settings in a gemini-cli directory (/etc/gemini-cli/settings.json).
+// Match accepts .gemini/settings.json and .qwen/settings.json (project and
+// home) and the system settings in a gemini-cli or qwen-code directory
+// (/etc/gemini-cli/settings.json, /etc/qwen-code/settings.json).
 func (*Collector) Match(p string) bool {
 	if path.Base(p) != "settings.json" {
 		return false
 	}
-	dir := path.Base(path.Dir(p))
-	return dir == ".gemini" || dir == "gemini-cli"
+	switch path.Base(path.Dir(p)) {
+	case ".gemini", "gemini-cli", ".qwen", "qwen-code":
+		return true
+	}
+	return false
+}
+
+// tool is the agent whose settings a matched file holds.
+func tool(p string) string {
+	switch path.Base(path.Dir(p)) {
+	case ".qwen", "qwen-code":
+		return "qwen"
+	}
+	return "gemini"
 }
 
 func scope(p string) string {
 	switch {
-	case path.Base(path.Dir(p)) == "gemini-cli":
+	case path.Base(path.Dir(p)) == "gemini-cli" || path.Base(path.Dir(p)) == "qwen-code":
 		return "managed"
 	case homedir.In(p):
 		return "user"
@@ -48,7 +66,8 @@ func scope(p string) string {
 }
 
 // approvalModes normalizes general.defaultApprovalMode and --approval-mode.
-var approvalModes = map[string]string{"yolo": "bypass", "auto_edit": "auto", "default": "default", "plan": "plan"}
+// Qwen Code writes auto-edit.
+var approvalModes = map[string]string{"yolo": "bypass", "auto_edit": "auto", "auto-edit": "auto", "default": "default", "plan": "plan"}
 
 // ApprovalMode normalizes a Gemini CLI approval mode as written in
 // general.defaultApprovalMode or --approval-mode (bypass for yolo, auto for
@@ -71,7 +90,7 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 		return &collectors.ParseError{Line: root.Line, Err: fmt.Errorf("read settings: want a JSON object, got %s", root.Kind)}
 	}
 	loc := func(v *jsonpos.Value) model.Loc { return model.Loc{File: p, Line: v.Line} }
-	a := model.Agent{Tool: "gemini", Scope: scope(p), Loc: model.Loc{File: p, Line: root.Line}}
+	a := model.Agent{Tool: tool(p), Scope: scope(p), Loc: model.Loc{File: p, Line: root.Line}}
 
 	sb := root.Path("tools", "sandbox")
 	if sb == nil {
@@ -84,7 +103,11 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 		a.Speaks = []string{"review"}
 	}
 
-	switch m := root.Path("general", "defaultApprovalMode"); {
+	m := root.Path("general", "defaultApprovalMode")
+	if q := root.Path("tools", "approvalMode"); a.Tool == "qwen" && q != nil {
+		m = q
+	}
+	switch {
 	case m != nil && m.Kind == jsonpos.String:
 		a.ApprovalRaw = &model.Str{Value: m.Str, Loc: loc(m)}
 		if mode, ok := approvalModes[m.Str]; ok {
@@ -121,8 +144,11 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 	}
 	a.Allow = strs(first(root.Path("tools", "allowed"), root.Get("allowedTools")), loc)
 	a.Deny = strs(first(root.Path("tools", "exclude"), root.Get("excludeTools")), loc)
+	if a.Tool == "qwen" {
+		qwenSettings(p, root, &a, doc)
+	}
 	doc.Agents = append(doc.Agents, a)
-	return mcp.EntryErrors(mcpServers(p, root.Get("mcpServers"), doc))
+	return mcp.EntryErrors(mcpServers(a.Tool, p, root.Get("mcpServers"), doc))
 }
 
 // first returns the first value that is set.
@@ -172,5 +198,38 @@ func sandbox(v *jsonpos.Value, a *model.Agent, loc func(*jsonpos.Value) model.Lo
 			mode = c.Str
 		}
 		a.SandboxMode = &model.Str{Value: mode, Loc: loc(v)}
+	}
+}
+
+// qwenSettings reads what Qwen Code adds to Gemini CLI's settings: Claude
+// Code's permission rules (permissions.allow, ask, deny: Bash(git push *))
+// and env, whose literal tokens the agent and every command it runs read.
+func qwenSettings(p string, root *jsonpos.Value, a *model.Agent, doc *model.Document) {
+	loc := func(v *jsonpos.Value) model.Loc { return model.Loc{File: p, Line: v.Line} }
+	if perms := root.Get("permissions"); perms != nil && perms.Kind == jsonpos.Object {
+		for _, l := range []struct {
+			key  string
+			into *[]model.Str
+		}{{"allow", &a.Allow}, {"ask", &a.Ask}, {"deny", &a.Deny}} {
+			for _, r := range strs(perms.Get(l.key), loc) {
+				hidden, found := secrets.Hide(r.Value)
+				for _, f := range found {
+					doc.Credentials = append(doc.Credentials, model.Credential{SecretRef: f.SecretRef, Where: "settings", ReadableByAgent: true, Context: "qwen settings permissions." + l.key, Loc: r.Loc})
+				}
+				*l.into = append(*l.into, model.Str{Value: hidden, Loc: r.Loc})
+			}
+		}
+	}
+	if env := root.Get("env"); env != nil && env.Kind == jsonpos.Object {
+		for _, m := range env.Members {
+			if m.Value.Kind != jsonpos.String {
+				continue
+			}
+			ev := mcpcmd.EnvVar(m.Key, m.Value.Str, model.Loc{File: p, Line: m.Line})
+			if ev.Secret != nil {
+				doc.Credentials = append(doc.Credentials, model.Credential{SecretRef: *ev.Secret, Where: "env", ReadableByAgent: true, Context: "qwen settings env " + m.Key, Loc: ev.Loc})
+			}
+			a.Env = append(a.Env, ev)
+		}
 	}
 }

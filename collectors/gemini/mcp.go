@@ -16,7 +16,7 @@ import (
 // confirmation for the server's tools.
 // A field of the wrong type is a problem; the rest of the entry and every
 // other entry are read all the same.
-func mcpServers(file string, v *jsonpos.Value, doc *model.Document) []mcp.Problem {
+func mcpServers(tool, file string, v *jsonpos.Value, doc *model.Document) []mcp.Problem {
 	if v == nil || v.Kind == jsonpos.Null {
 		return nil
 	}
@@ -35,11 +35,11 @@ func mcpServers(file string, v *jsonpos.Value, doc *model.Document) []mcp.Proble
 			continue
 		}
 		problems = append(problems, mcp.ShapeProblems(label, s)...)
-		ctx := "gemini MCP server " + m.Key
+		ctx := tool + " MCP server " + m.Key
 		cred := func(r model.SecretRef, where, what string, l model.Loc) {
 			doc.Credentials = append(doc.Credentials, model.Credential{SecretRef: r, Where: where, Context: ctx + " " + what, ReadableByAgent: true, Loc: l})
 		}
-		srv := model.MCPServer{Name: m.Key, Config: "gemini", Transport: "stdio", Loc: model.Loc{File: file, Line: m.Line}}
+		srv := model.MCPServer{Name: m.Key, Config: tool, Transport: "stdio", Loc: model.Loc{File: file, Line: m.Line}}
 		if c := s.Get("command"); c != nil && c.Kind == jsonpos.String {
 			// A blank command launches nothing: it is kept as "" (no command).
 			srv.Command = secrets.Redact(strings.TrimSpace(c.Str))

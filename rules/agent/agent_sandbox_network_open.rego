@@ -9,7 +9,8 @@
 #   (SANDBOX_FLAGS=--network=none) restrict it — none of which a settings file
 #   can say. A prompt-injected command can still send the workspace and its
 #   secrets anywhere. Reported once per project, at the settings file whose
-#   sandbox setting wins.
+#   sandbox setting wins. Qwen Code, a fork of Gemini CLI, shares the
+#   sandbox and is judged the same way.
 # related_resources:
 #   - ref: https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/sandbox.md
 #     description: Gemini CLI — sandbox profiles (permissive-open is the default) and SANDBOX_FLAGS
@@ -25,7 +26,7 @@ import data.lib.sa
 
 deny contains f if {
 	some a in agent.agents
-	a.tool == "gemini"
+	a.tool in {"gemini", "qwen"}
 	not agent.in_workflow(a)
 	on := agent.effective(a, "sandbox_enabled")
 	on.value == true

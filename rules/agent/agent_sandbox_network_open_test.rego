@@ -46,3 +46,13 @@ test_no_sandbox_and_other_tools_quiet if {
 test_empty_input_quiet if {
 	count(agent_sandbox_network_open.deny) == 0 with input as {}
 }
+
+# Qwen Code shares Gemini CLI's sandbox and its open default network.
+test_qwen_docker_sandbox_fires if {
+	fs := agent_sandbox_network_open.deny with input as {"agents": [{
+		"tool": "qwen", "scope": "project", "file": ".qwen/settings.json", "line": 1,
+		"sandbox_enabled": {"value": true, "file": ".qwen/settings.json", "line": 2},
+		"sandbox_mode": {"value": "docker", "file": ".qwen/settings.json", "line": 2},
+	}]}
+	count(fs) == 1
+}

@@ -4,7 +4,8 @@
 #   Claude Code's Bash sandbox is off unless a settings file sets
 #   sandbox.enabled, and Gemini CLI's sandbox is off unless tools.sandbox (or
 #   the older top-level sandbox) is set, or --sandbox / GEMINI_SANDBOX turns
-#   it on for a run; none of the settings files found for the tool does.
+#   it on for a run (Qwen Code, its fork, likewise); none of the settings
+#   files found for the tool does.
 #   Every command the model runs then has the user's filesystem and network,
 #   limited only by permission prompts. Settings files merge, so one file that
 #   enables the sandbox (managed, user or project) quiets this rule for all of
@@ -40,14 +41,16 @@ scopes := {"project", "managed", "user"}
 setting := {
 	"claude-code": "sandbox.enabled",
 	"gemini": "tools.sandbox",
+	"qwen": "tools.sandbox",
 }
 
-name := {"claude-code": "Claude Code", "gemini": "Gemini CLI"}
+name := {"claude-code": "Claude Code", "gemini": "Gemini CLI", "qwen": "Qwen Code"}
 
 # What staying off means, in each tool's words.
 effect := {
 	"claude-code": "the Bash sandbox stays off",
 	"gemini": "commands run without a sandbox unless --sandbox or GEMINI_SANDBOX turns it on",
+	"qwen": "commands run without a sandbox unless --sandbox turns it on",
 }
 
 deny contains f if {

@@ -114,3 +114,18 @@ test_in_devcontainer_quiet if {
 		"workloads": [{"source": "devcontainer", "name": "dev", "judged": false}],
 	}
 }
+
+# Qwen Code, Gemini CLI's fork, keeps its sandbox off by default too.
+test_qwen_without_sandbox_fires if {
+	fs := agent_sandbox_not_configured.deny with input as {"agents": [{
+		"tool": "qwen", "scope": "project", "profile": "", "file": ".qwen/settings.json", "line": 1,
+		"allow": [{"value": "Bash(git push *)", "file": ".qwen/settings.json", "line": 3}],
+	}]}
+	some f in fs
+	contains(f.message, "does not set tools.sandbox and no other Qwen Code settings file does")
+	count(agent_sandbox_not_configured.deny) == 0 with input as {"agents": [{
+		"tool": "qwen", "scope": "project", "profile": "", "file": ".qwen/settings.json", "line": 1,
+		"allow": [{"value": "Bash(git push *)", "file": ".qwen/settings.json", "line": 3}],
+		"sandbox_enabled": {"value": true, "file": ".qwen/settings.json", "line": 5},
+	}]}
+}
