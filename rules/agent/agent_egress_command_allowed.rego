@@ -5,7 +5,8 @@
 #   network client with any arguments without a prompt (Bash(curl:*)), and
 #   the Bash sandbox, whose proxy would hold its connections to the allowed
 #   domains, is off; or an OpenCode bash rule does ("curl *": "allow"), which
-#   has no sandbox at all. Any host is then one unprompted command away: a prompt
+#   has no sandbox at all, or a Qwen Code Bash rule, whose sandbox leaves the
+#   network open. Any host is then one unprompted command away: a prompt
 #   injection can post the code and every secret the agent reads to a server
 #   of its choice, or fetch a payload, and nobody is asked. A rule for one URL
 #   (Bash(curl http://localhost:3000/healthz)) is not reported, nor one an ask
@@ -83,7 +84,13 @@ _client(rule) := prog if {
 	prog in agent.net_clients
 }
 
-_sandbox_on(a) if agent.effective(a, "sandbox_enabled").value == true
+# Only Claude Code's sandbox holds connections to allowed domains; Qwen
+# Code's (Gemini CLI's) leaves the network open by default.
+_sandbox_on(a) if {
+	a.tool == "claude-code"
+	agent.effective(a, "sandbox_enabled").value == true
+}
 
-# Claude Code, and OpenCode, which has no sandbox to confine its bash.
-_shell_agents := {"claude-code", "opencode"}
+# Claude Code, OpenCode, which has no sandbox to confine its bash, and Qwen
+# Code, which takes Claude Code's Bash rules.
+_shell_agents := {"claude-code", "opencode", "qwen"}

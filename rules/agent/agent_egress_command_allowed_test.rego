@@ -78,3 +78,9 @@ test_opencode_fires if {
 	count(r.deny) == 2 with input as settings(["bash(curl *)", "bash"], {"tool": "opencode"})
 	count(r.deny) == 0 with input as settings(["bash(curl https://example.com/health)", "edit"], {"tool": "opencode"})
 }
+
+# Qwen Code takes Claude's Bash rules; its sandbox does not hold the
+# network, so the rule fires with it on.
+test_qwen_fires_with_sandbox if {
+	count(r.deny) == 1 with input as settings(["Bash(curl *)"], {"tool": "qwen", "sandbox_enabled": {"value": true, "file": f, "line": 3}})
+}
