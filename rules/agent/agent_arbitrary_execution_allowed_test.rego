@@ -37,6 +37,7 @@ test_interpreters_fire if {
 	fires("Bash(git -c:*)")
 	fires("Bash(git:*)")
 	fires("Bash(powershell.exe:*)")
+	fires("Bash(sshpass *)")
 	fires("Bash(C:/Windows/System32/cmd.exe:*)")
 	fires("Bash(npm:*)")
 	fires("Bash(pnpm:*)")

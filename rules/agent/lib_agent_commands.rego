@@ -20,7 +20,7 @@ interpreters := {
 wrappers := {
 	"env", "xargs", "exec", "eval", "command", "builtin", "nohup", "nice", "ionice", "timeout", "time", "stdbuf",
 	"setsid", "watch", "strace", "ltrace", "script", "flock", "chrt", "taskset", "unbuffer", "parallel",
-	"sudo", "doas", "su", "runuser", "chroot", "nsenter", "unshare", "systemd-run", "caffeinate",
+	"sudo", "doas", "su", "runuser", "chroot", "nsenter", "unshare", "systemd-run", "caffeinate", "sshpass",
 	# PowerShell: a string run as code, a program started, a block run elsewhere
 	"invoke-expression", "iex", "start-process", "saps", "invoke-command", "icm", "start-job",
 }
