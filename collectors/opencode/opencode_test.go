@@ -3,6 +3,7 @@ package opencode
 import (
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -143,7 +144,7 @@ func TestPermissionOrder(t *testing.T) {
 	vals := func(ss []model.Str) []string {
 		var out []string
 		for _, s := range ss {
-			if s.Value != "edit" {
+			if strings.HasPrefix(s.Value, "bash") {
 				out = append(out, s.Value)
 			}
 		}
@@ -203,6 +204,36 @@ func TestEdits(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("%s: edit allowed = %v, want %v", src, got, want)
+		}
+	}
+}
+
+// Reads outside the project and of .env files are asked and denied by
+// default; a rule that, last to match, allows them adds an allow rule.
+func TestReads(t *testing.T) {
+	for src, want := range map[string]string{
+		`{}`: "",
+		`{"permission": {"external_directory": "allow"}}`:                           "external_directory",
+		`{"permission": {"external_directory": {"*": "ask", "~/src/**": "allow"}}}`: "",
+		`{"permission": {"read": {".env": "allow"}}}`:                               "read(.env)",
+		`{"permission": {"read": {"*.env": "allow", "*.env": "deny"}}}`:             "",
+		`{"permission": {"read": {"*": "allow"}}}`:                                  "read(*)",
+		`{"permission": {"read": "ask", "*": "allow"}}`:                             "external_directory read(*)",
+		`{"agent": {"build": {"permission": {"external_directory": "allow"}}}}`:     "external_directory",
+	} {
+		doc, err := collect(t, "opencode.json", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range doc.Agents[0].Allow {
+			if r.Value == "external_directory" || strings.HasPrefix(r.Value, "read(") {
+				got = append(got, r.Value)
+			}
+		}
+		slices.Sort(got)
+		if strings.Join(got, " ") != want {
+			t.Errorf("%s: %v, want %q", src, got, want)
 		}
 	}
 }

@@ -43,6 +43,7 @@ func (r *reader) permissions(root *jsonpos.Value, a *model.Agent) {
 		rules = append(rules, r.tools(ag.Get("tools"))...)
 	}
 	r.edits(root, name, a)
+	r.reads(root, name, a)
 	rules = effective(rules)
 	if len(rules) == 0 || rules[0].pattern != "*" {
 		// Nothing covers every command: OpenCode's default allow does.
@@ -101,10 +102,45 @@ func (r *reader) edits(root *jsonpos.Value, name string, a *model.Agent) {
 	}
 }
 
-// catchAll lists, in order, the rules of a permission value that cover
-// every input of tool: an action for every permission or for the tool, and
-// the tool's own "*" pattern.
-func catchAll(v *jsonpos.Value, tool string) []rule {
+// reads adds an allow rule "external_directory" when tools may touch paths
+// outside the project unasked (~/.aws, ~/.ssh: OpenCode's default asks),
+// and "read(pattern)" for a user rule that, last to match, lets the agent
+// read .env files, which OpenCode denies by default.
+func (r *reader) reads(root *jsonpos.Value, name string, a *model.Agent) {
+	perms := []*jsonpos.Value{root.Get("permission"), root.Path("agent", name, "permission")}
+	var ext *rule
+	for _, perm := range perms {
+		for _, x := range catchAll(perm, "external_directory") {
+			ext = &x
+		}
+	}
+	if ext != nil && ext.action == "allow" {
+		a.Allow = append(a.Allow, model.Str{Value: "external_directory", Loc: r.loc(ext.at)})
+	}
+	var rules []rule
+	for _, perm := range perms {
+		rules = append(rules, toolRules(perm, "read")...)
+	}
+	for _, p := range []string{".env", "app/.env", ".env.local"} {
+		// OpenCode's defaults come first: "*" allow, "*.env" and
+		// "*.env.*" deny; only a user rule can let .env be read.
+		var last *rule
+		for i := range rules {
+			if wildcard(rules[i].pattern, p) {
+				last = &rules[i]
+			}
+		}
+		if last != nil && last.action == "allow" {
+			a.Allow = append(a.Allow, model.Str{Value: "read(" + last.pattern + ")", Loc: r.loc(last.at)})
+			return
+		}
+	}
+}
+
+// toolRules lists, in order, a permission value's rules for tool: an
+// action for every permission or for the tool (pattern "*"), and the tool's
+// own patterns.
+func toolRules(v *jsonpos.Value, tool string) []rule {
 	if v == nil {
 		return nil
 	}
@@ -121,10 +157,23 @@ func catchAll(v *jsonpos.Value, tool string) []rule {
 			out = append(out, rule{pattern: "*", action: m.Value.Str, at: m.Value})
 		case m.Key == tool && m.Value.Kind == jsonpos.Object:
 			for _, p := range m.Value.Members {
-				if p.Key == "*" && p.Value.Kind == jsonpos.String && actions[p.Value.Str] {
-					out = append(out, rule{pattern: "*", action: p.Value.Str, at: p.Value})
+				if p.Value.Kind == jsonpos.String && actions[p.Value.Str] {
+					out = append(out, rule{pattern: p.Key, action: p.Value.Str, at: p.Value})
 				}
 			}
+		}
+	}
+	return out
+}
+
+// catchAll lists, in order, the rules of a permission value that cover
+// every input of tool: an action for every permission or for the tool, and
+// the tool's own "*" pattern.
+func catchAll(v *jsonpos.Value, tool string) []rule {
+	var out []rule
+	for _, x := range toolRules(v, tool) {
+		if x.pattern == "*" {
+			out = append(out, x)
 		}
 	}
 	return out

@@ -22,6 +22,9 @@
 #   agent a workflow step starts reads the runner, not a developer's home:
 #   which secrets reach it there is judged by the workflow rules
 #   (workflow-agent-extra-secrets, workflow-agent-model-key-readable).
+#   OpenCode asks before touching paths outside the project and denies
+#   .env reads by default: a config whose external_directory permission
+#   is allow, or whose read rule lets .env files be read, is reported.
 # related_resources:
 #   - ref: https://docs.anthropic.com/en/docs/claude-code/iam
 #     description: Claude Code — Read deny rules
@@ -86,6 +89,27 @@ _container_reader(rule) := concat(" ", [ws[0], sub]) if {
 	ws[1] == "container"
 	ws[2] == "inspect"
 }
+
+# OpenCode asks before a tool touches a path outside the project and denies
+# .env reads by default; a config that allows either (external_directory,
+# a read rule for .env) lets the agent take those credentials unasked.
+deny contains f if {
+	some a in agent.agents
+	a.tool == "opencode"
+	not agent.in_workflow(a)
+	opens := [r | some r in object.get(a, "allow", []); _opencode_read(r.value)]
+	count(opens) > 0
+	what := concat(" and ", [_opencode_what(r.value) | some r in opens])
+	f := sa.finding(rego.metadata.chain(), opens[0], sprintf("%s allows %s without a prompt: the agent can read %s", [agent.label(a), concat(", ", [sprintf("%q", [r.value]) | some r in opens]), what]))
+}
+
+_opencode_read("external_directory")
+
+_opencode_read(v) if startswith(v, "read(")
+
+_opencode_what("external_directory") := "any file outside the project (~/.aws, ~/.ssh, other projects' .env)"
+
+_opencode_what(v) := ".env files, which OpenCode denies by default" if startswith(v, "read(")
 
 # A helper rule because OPA evaluates a call inside `not` before negating:
 # `not f(x).value == v` is undefined, not true, when f(x) is undefined.

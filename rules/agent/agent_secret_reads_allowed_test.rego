@@ -196,3 +196,21 @@ test_powershell_readers_fire if {
 	gs := agent_secret_reads_allowed.deny with input as bash_agent(["PowerShell(Get-ChildItem *)"], [])
 	count(gs) == 0
 }
+
+# OpenCode: external_directory and a read rule for .env, as the collector
+# names them; its defaults (no such allow) stay quiet.
+test_opencode_reads if {
+	fs := agent_secret_reads_allowed.deny with input as {"agents": [{
+		"tool": "opencode", "scope": "project", "file": "opencode.json", "line": 1,
+		"allow": [{"value": "edit", "file": "opencode.json", "line": 1}, {"value": "external_directory", "file": "opencode.json", "line": 4}, {"value": "read(.env)", "file": "opencode.json", "line": 5}],
+	}]}
+	count(fs) == 1
+	some f in fs
+	f.line == 4
+	contains(f.message, `allows "external_directory", "read(.env)" without a prompt: the agent can read any file outside the project`)
+	count(agent_secret_reads_allowed.deny) == 0 with input as {"agents": [{
+		"tool": "opencode", "scope": "project", "file": "opencode.json", "line": 1,
+		"allow": [{"value": "edit", "file": "opencode.json", "line": 1}, {"value": "bash(cat *)", "file": "opencode.json", "line": 3}],
+		"approval_mode": {"value": "bypass", "file": "opencode.json", "line": 1},
+	}]}
+}
