@@ -577,8 +577,12 @@ type Job struct {
 	Checkouts      []Checkout  `json:"checkouts"`
 	AutoMerge      []Str       `json:"auto_merge"` // steps that enable/perform merges
 	Pushes         []Str       `json:"pushes"`     // run steps that git push
-	TimeoutMinutes *Int        `json:"timeout_minutes,omitempty"`
-	Env            []EnvVar    `json:"env"`
+	// OpensPR are the steps that open a pull request (gh pr create,
+	// peter-evans/create-pull-request): pushes then go to a branch a
+	// person reviews.
+	OpensPR        []Str    `json:"opens_pr"`
+	TimeoutMinutes *Int     `json:"timeout_minutes,omitempty"`
+	Env            []EnvVar `json:"env"`
 	// Injections are expressions the runner expands into a run: script or
 	// an actions/github-script script before it runs: what they hold
 	// becomes code.

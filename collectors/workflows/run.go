@@ -82,6 +82,9 @@ func (c *collector) command(words []string, line int, j *model.Job) {
 			j.Pushes = append(j.Pushes, model.Str{Value: text, Loc: loc})
 		}
 	case "gh":
+		if args := words[i+1:]; len(args) >= 2 && args[0] == "pr" && args[1] == "create" {
+			j.OpensPR = append(j.OpensPR, model.Str{Value: text, Loc: loc})
+		}
 		if ghMerges(words[i+1:]) {
 			j.AutoMerge = append(j.AutoMerge, model.Str{Value: text, Loc: loc})
 		}
@@ -90,6 +93,9 @@ func (c *collector) command(words []string, line int, j *model.Job) {
 		}
 	}
 }
+
+// prActions open a pull request from the changes in the workspace.
+var prActions = map[string]bool{"peter-evans/create-pull-request": true, "gr2m/create-or-update-pull-request-action": true}
 
 // packageScriptAgent is the agent a package script is named for (npm run
 // claude, pnpm run codex-review): the repository's own script that starts

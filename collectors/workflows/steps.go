@@ -53,6 +53,8 @@ func (c *collector) step(s *yaml.Node, j *model.Job, ctx string, agentIDs map[st
 			j.Checkouts = append(j.Checkouts, co)
 		case autoMergeAction(name):
 			j.AutoMerge = append(j.AutoMerge, model.Str{Value: uses.Value, Loc: c.loc(uses.Line)})
+		case prActions[name]:
+			j.OpensPR = append(j.OpensPR, model.Str{Value: uses.Value, Loc: c.loc(uses.Line)})
 		case name == "actions/github-script":
 			c.injections(get(with, "script"), agentIDs, j)
 			if script := get(with, "script"); script != nil {

@@ -419,3 +419,21 @@ func TestJobEnvironment(t *testing.T) {
 		t.Errorf("environments (-want +got):\n%s", diff)
 	}
 }
+
+// A job that opens a pull request records where: gh pr create in a run
+// step, or a pull-request action.
+func TestOpensPR(t *testing.T) {
+	src := "on: push\njobs:\n  a:\n    steps:\n      - run: claude -p fix\n      - run: git push -u origin \"$B\" && gh pr create --fill\n      - uses: peter-evans/create-pull-request@v7\n      - run: gh pr list\n"
+	doc, err := collect(t, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := doc.Workflows[0].Jobs[0]
+	var lines []int
+	for _, s := range j.OpensPR {
+		lines = append(lines, s.Line)
+	}
+	if diff := cmp.Diff([]int{6, 7}, lines); diff != "" || len(j.Pushes) != 1 {
+		t.Errorf("opens_pr lines (-want +got):\n%s; pushes %v", diff, j.Pushes)
+	}
+}
