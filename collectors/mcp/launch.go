@@ -207,8 +207,11 @@ var dockerFlags = map[string]bool{
 	"--group-add": true, "--cidfile": true, "--stop-signal": true, "--stop-timeout": true, "-a": true, "--attach": true,
 }
 
-// image reads `docker run [flags] image [cmd]`: an image is pinned only by
-// digest, since a tag can be moved.
+// image reads `docker run [flags] image [cmd]`: an image is pinned by digest,
+// or by a full release tag (v0.27.0, 1.4.2): a tag can be moved, but a
+// release tag names one build as a package version does, and the image
+// rules leave tags alone by default. A partial (1, 1.0) or moving tag
+// (latest, main) is not a pin.
 func image(launcher string, args []string) launch {
 	ref, _ := positional(args, dockerFlags)
 	l := launch{launcher: launcher}
@@ -223,6 +226,7 @@ func image(launcher string, args []string) launch {
 	// A colon after the last slash is a tag; before it, a registry port.
 	if c := strings.LastIndex(ref, ":"); c > strings.LastIndex(ref, "/") {
 		l.pkg, l.version = ref[:c], ref[c+1:]
+		l.pinned = exactSemver.MatchString(l.version)
 	} else {
 		l.pkg = ref
 	}

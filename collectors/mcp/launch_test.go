@@ -48,6 +48,8 @@ func TestParseLaunch(t *testing.T) {
 		{"docker run registry:5000/img", launch{"docker", "registry:5000/img", "", false}},
 		{"docker run img@sha256:short", launch{"docker", "img", "sha256:short", false}},
 		{"docker container run img:1", launch{"docker", "img", "1", false}},
+		{"docker run -i --rm ghcr.io/github/github-mcp-server:v0.27.0", launch{"docker", "ghcr.io/github/github-mcp-server", "v0.27.0", true}},
+		{"docker run img:latest", launch{"docker", "img", "latest", false}},
 		{"node /srv/mcp/server.js", launch{"", "", "", true}},
 		{"/usr/local/bin/mcp-server --stdio", launch{"", "", "", true}},
 		{"python -m my_server", launch{"", "", "", true}},

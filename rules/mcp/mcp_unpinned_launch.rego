@@ -3,7 +3,8 @@
 # description: |
 #   The MCP server is started through a package launcher (npx -y, uvx, pipx,
 #   bunx, docker run) without a fixed version: no version, @latest, a range, or
-#   an image tag instead of a digest. Every start fetches whatever the registry
+#   an image tag that is not a full release (latest, main, 1.0) instead of a
+#   digest or a release tag such as v0.27.0. Every start fetches whatever the registry
 #   serves at that moment and runs it as the user, with the user's credentials
 #   and network, so one compromised or typosquatted release lands on every
 #   machine at its next start.
