@@ -367,3 +367,38 @@ func TestInterpolatedDefaults(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// A connection URL to a service of the compose network with a guessable
+// password is a dev default (weak), not a leaked credential; a strong
+// password stays a secret.
+func TestDevConnectionURLs(t *testing.T) {
+	src := `services:
+  app:
+    image: app
+    environment:
+      DATABASE_URL: postgres://arxii:arxii@db:5432/arxiidev
+      CACHE_URL: redis://default:password@localhost:6379
+      REPLICA_URL: postgres://app:Vx8Qk2Lm9Rt4Wn7Zp3Hs6Jd1@db:5432/app
+      PROD_URL: postgres://app:app@prod.db.example.com:5432/app
+`
+	doc := collect(t, f, []byte(src))
+	got := map[string]string{}
+	for _, e := range doc.Workloads[0].Env {
+		switch {
+		case e.Secret != nil:
+			got[e.Name] = "secret"
+		case e.Weak:
+			got[e.Name] = "weak"
+		default:
+			got[e.Name] = ""
+		}
+	}
+	// password and app:app are placeholders to the detector already.
+	want := map[string]string{"DATABASE_URL": "weak", "CACHE_URL": "", "REPLICA_URL": "secret", "PROD_URL": ""}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if len(doc.Credentials) != 1 {
+		t.Errorf("credentials = %+v, want the strong password only", doc.Credentials)
+	}
+}

@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"net/url"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -101,13 +102,34 @@ func (s *service) envVar(name, value string, hasValue bool, loc model.Loc) {
 			// ${TOKEN:-ghp_…}: the default is a literal token.
 			ev.Secret = secrets.Detect(value)
 		}
+		if ev.Secret != nil && ev.Secret.Kind == "url-password" && devURL(value) {
+			// postgres://app:app@db:5432/app: a guessable password for a
+			// service of the compose network is a dev default, not a leak.
+			ev.Secret, ev.Weak = nil, true
+		}
 		// POSTGRES_PASSWORD: postgres, ${DB_PASSWORD:-changeme}.
-		ev.Weak = ev.Secret == nil && secrets.WeakSecret(name, value)
+		ev.Weak = ev.Weak || ev.Secret == nil && secrets.WeakSecret(name, value)
 	}
 	if ev.Secret != nil {
 		s.credential(*ev.Secret, "env", "compose service "+s.w.Name+" environment "+name, loc)
 	}
 	s.w.Env = append(s.w.Env, ev)
+}
+
+// devURL reports a connection URL to a host of the compose network or this
+// machine (a name with no dot: db, postgres; localhost) whose password is
+// guessable: the user name again, or a weak password.
+func devURL(value string) bool {
+	u, err := url.Parse(strings.TrimSpace(value))
+	if err != nil || u.User == nil {
+		return false
+	}
+	pass, ok := u.User.Password()
+	host := u.Hostname()
+	if !ok || host == "" || strings.Contains(host, ".") && host != "127.0.0.1" {
+		return false
+	}
+	return pass == u.User.Username() || secrets.WeakSecret("PASSWORD", pass)
 }
 
 // firstVar returns the first variable interpolated in a compose value:
