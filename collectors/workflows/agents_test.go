@@ -284,3 +284,15 @@ func TestOpenHandsModelKey(t *testing.T) {
 			modelEnvOf("openhands", "LLM_API_KEY"), modelEnvOf("codex", "LLM_API_KEY"), modelEnvOf("openhands", "PAT_TOKEN"))
 	}
 }
+
+// An action that takes the model key by another input name (aider's
+// api_key_env_value) is still handed the agent's own key; a deploy token
+// under such an input is not.
+func TestModelKeyUnderOtherInput(t *testing.T) {
+	if !isModelKey("aider", model.AgentSecret{Name: "OPENROUTER_API_KEY", Via: "input", To: "api_key_env_value"}, false) {
+		t.Error("OPENROUTER_API_KEY as api_key_env_value is not the model key")
+	}
+	if isModelKey("aider", model.AgentSecret{Name: "NPM_TOKEN", Via: "input", To: "api_key_env_value"}, false) {
+		t.Error("NPM_TOKEN taken for the model key")
+	}
+}

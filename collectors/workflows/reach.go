@@ -391,6 +391,10 @@ func isModelKey(tool string, s model.AgentSecret, cloud bool) bool {
 		return true
 	case s.Via == "input" && modelInputRE.MatchString(s.To) && !strings.Contains(strings.ToLower(s.To), "github"):
 		return true
+	case s.Via == "input" && modelEnvOf(tool, strings.ToUpper(s.Name)) && strings.Contains(strings.ToLower(s.To), "key"):
+		// The action takes the key by another input name (aider's
+		// api_key_env_value: ${{ secrets.OPENROUTER_API_KEY }}).
+		return true
 	case cloud && (s.To == "aws-access-key-id" || s.To == "aws-secret-access-key" || s.To == "credentials_json"):
 		return true
 	}

@@ -63,7 +63,20 @@ deny contains f if {
 	s.via != "checkout"
 	not is_object(object.get(s, "app", null)) # workflow-agent-github-token-readable
 	not upper(s.name) in allowed
+	not _reported_at_agent(j, st, s)
 	f := sa.finding(rego.metadata.chain(), s, _message(w, j, st, s))
+}
+
+# A local action (uses: ./…) is taken for the agent by the inputs it takes;
+# when another agent step of the job gets the same secret, the finding is
+# that step's: a setup action passed the agent's inputs is seldom the agent.
+_reported_at_agent(j, st, s) if {
+	startswith(object.get(st, "uses", ""), "./")
+	some other in object.get(j, "agent_steps", [])
+	other != st
+	not startswith(object.get(other, "uses", ""), "./")
+	some t in object.get(other, "secrets", [])
+	t.name == s.name
 }
 
 _message(w, j, _, s) := sprintf("%s hands the agent every secret of the repository %s", [workflow.job_label(w, j), how[s.via]]) if {

@@ -83,3 +83,21 @@ test_setting_secret_quiet if {
 	some f in fs
 	f.line == 25
 }
+
+# A local setup action taken for the agent by its inputs, and the real
+# agent step, both get the PAT: it is reported once, at the agent step.
+test_local_action_and_agent_step_once if {
+	fs := workflow_agent_extra_secrets.deny with input as {"workflows": [{
+		"name": "Learn", "file": wf, "line": 1, "runs_agent": true,
+		"jobs": [{
+			"id": "learn", "file": wf, "line": 9, "runs_agent": true,
+			"agent_steps": [
+				{"uses": "./.github/actions/setup", "tool": "claude-code", "file": wf, "line": 20, "inputs": {}, "secrets": [sec("QUEUE_PAT", "input", "erk-pat", false, 22)]},
+				{"run": "claude --print x", "tool": "claude-code", "file": wf, "line": 30, "inputs": {}, "secrets": [sec("QUEUE_PAT", "step-env", "GH_TOKEN", false, 33)]},
+			],
+		}],
+	}]}
+	count(fs) == 1
+	some f in fs
+	f.line == 33
+}
