@@ -432,7 +432,11 @@ func (e *Engine) prepare(doc *model.Document, cfg *policies.Config, opt Options)
 }
 
 // partFiles bounds how many files one rule evaluation sees (model.Split).
-const partFiles = 250
+// A part's input and the evaluation's working set are held beside the
+// facts still to judge: parts of 100 files peak 12-16 MiB lower than parts
+// of 250 on the 50,000-file corpus, for the same CPU (5,000 files: 3.02 s
+// user against 3.05 s); smaller parts cost more than they save.
+const partFiles = 100
 
 func (e *Engine) evaluate(ctx context.Context, doc *model.Document, cfg *policies.Config, opt Options) ([]rules.Finding, error) {
 	// This target's rule modes: a no-op for an engine compiled for it (the

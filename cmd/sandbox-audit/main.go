@@ -22,8 +22,9 @@ import (
 // So the GC runs only as the process nears this limit: a small scan never
 // collects, and the 5,000-file bench corpus (~45 MB live) peaks at about
 // 120 MB. A scan whose live heap exceeds the limit slows down (the runtime
-// caps GC CPU) rather than fails; gcPacer hands a large scan to Go's own
-// pacing before that. GOMEMLIMIT or GOGC set in the environment
+// caps GC CPU) rather than fails; gcPacer hands a large scan to
+// proportional pacing before that, with a GOGC that follows its live heap
+// (between 50 and 100). GOMEMLIMIT or GOGC set in the environment
 // restore Go's own pacing with the user's values; a cgroup memory limit
 // under twice this lowers it to half the cgroup's.
 const softMemoryLimit = 96 << 20

@@ -53,7 +53,8 @@ func TestCgroupMemoryLimit(t *testing.T) {
 
 // TestGCPacer: collections that find a small live heap leave the collector
 // off; the first that finds more than half the soft limit live hands the
-// run to Go's proportional pacing under the ceiling, once.
+// run to proportional pacing under the ceiling, and every later one sets
+// GOGC from the live heap it found: about 64 MiB of growth, within [50, 100].
 func TestGCPacer(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(96 << 20))
@@ -65,18 +66,21 @@ func TestGCPacer(t *testing.T) {
 	if got := debug.SetGCPercent(-1); got != -1 {
 		t.Fatalf("GC percent %d before pacing, want -1 (off)", got)
 	}
-	live = 60 << 20
-	if p.afterGC() || !p.paced.Load() {
-		t.Fatal("a 60 MB live heap under a 96 MB limit must switch to pacing and stop watching")
-	}
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("GC percent %d once paced, want 100", got)
+	for _, c := range []struct {
+		live uint64
+		want int
+	}{{60 << 20, 100}, {128 << 20, 50}, {96 << 20, 66}, {1 << 30, 50}, {50 << 20, 100}} {
+		live = c.live
+		if !p.afterGC() || !p.paced.Load() {
+			t.Fatalf("live %d MiB: a paced run keeps watching", c.live>>20)
+		}
+		got := debug.SetGCPercent(c.want)
+		if got != c.want {
+			t.Errorf("live %d MiB: GC percent %d once paced, want %d", c.live>>20, got, c.want)
+		}
 	}
 	if got := debug.SetMemoryLimit(-1); got != 1<<30 {
 		t.Errorf("memory limit %d once paced, want the ceiling", got)
-	}
-	if p.afterGC() {
-		t.Error("a paced run stops watching")
 	}
 }
 
