@@ -3,6 +3,7 @@ package workflows
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -36,7 +37,7 @@ func (c *collector) stepAgent(ctx context.Context, st *model.AgentStep, p pendin
 		// claude_args wins over it (the action's docs).
 		a = c.inlineSettings(ctx, get(p.with, "settings"), "claude")
 		for _, in := range []string{"allowed_tools", "disallowed_tools"} {
-			if v := get(p.with, in); v != nil {
+			if v := get(p.with, in); v != nil && !claudeActionV1(st.Uses) {
 				rules := splitTools(scalar(v), c.loc(v.Line))
 				if in == "allowed_tools" {
 					a.Allow = append(a.Allow, rules...)
@@ -424,4 +425,22 @@ func blankExpressions(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// claudeActionV1 reports anthropics/claude-code-action at v1 or later,
+// which dropped the allowed_tools and disallowed_tools inputs (its
+// migration guide: they moved to claude_args --allowedTools): a workflow
+// that still sets them grants nothing by them. A branch or a commit ref
+// says no version and is read as before.
+func claudeActionV1(uses string) bool {
+	if actionName(uses) != "anthropics/claude-code-action" {
+		return false
+	}
+	ref := actionRef(uses)
+	if !strings.HasPrefix(ref, "v") {
+		return false
+	}
+	major, _, _ := strings.Cut(ref[1:], ".")
+	n, err := strconv.Atoi(major)
+	return err == nil && n >= 1
 }

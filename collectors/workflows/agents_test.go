@@ -296,3 +296,23 @@ func TestModelKeyUnderOtherInput(t *testing.T) {
 		t.Error("NPM_TOKEN taken for the model key")
 	}
 }
+
+// claude-code-action v1 dropped allowed_tools (moved to claude_args
+// --allowedTools): at v1 or later the input grants nothing; before, or at
+// a branch or commit, it is read.
+func TestClaudeActionAllowedToolsByVersion(t *testing.T) {
+	for ref, want := range map[string]int{"v1": 0, "v1.0.110": 0, "v2": 0, "beta": 1, "v0.0.63": 1, "0123456789abcdef0123456789abcdef01234567": 1} {
+		src := "on: issue_comment\njobs:\n  a:\n    steps:\n      - uses: anthropics/claude-code-action@" + ref + "\n        with:\n          allowed_tools: \"Bash(make *)\"\n"
+		doc, err := collect(t, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := 0
+		for _, a := range doc.Agents {
+			got += len(a.Allow)
+		}
+		if got != want {
+			t.Errorf("@%s: %d allow rules, want %d", ref, got, want)
+		}
+	}
+}
