@@ -28,3 +28,13 @@ test_https_quiet if {
 test_empty_input_quiet if {
 	count(mcp_plain_http.deny) == 0 with input as {}
 }
+
+# A stdio bridge given an http:// server address says so.
+test_stdio_bridge_message if {
+	fs := mcp_plain_http.deny with input as {"mcp_servers": [{
+		"name": "kali", "config": "mcp.json", "transport": "stdio", "file": ".mcp.json", "line": 9,
+		"command": "python3", "args": ["bridge.py", "--server", "http://kali.lan:5000/"], "plain_http": true,
+	}]}
+	some f in fs
+	contains(f.message, "is a local bridge to a server it reaches over plain HTTP")
+}
