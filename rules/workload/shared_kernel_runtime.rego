@@ -6,8 +6,9 @@
 #   into the host's kernel: one kernel bug, or one of the privileges other
 #   rules report, is a host compromise. Running untrusted agent code is what
 #   user-space kernels (gVisor) and microVMs (Kata Containers, Firecracker) are
-#   built for. Applies to Kubernetes, compose and running Docker containers
-#   (docker://) whose runtime is
+#   built for. Applies to Kubernetes, compose (but a compose file a
+#   devcontainer runs in, which like a devcontainer is a developer's
+#   machine) and running Docker containers (docker://) whose runtime is
 #   unset or a known shared-kernel runtime (runc, crun, youki, nvidia);
 #   gVisor, Kata, Firecracker and Sysbox, and runtime class names it cannot
 #   classify, stay quiet.
@@ -34,7 +35,21 @@ import data.lib.workload as wl
 
 shared := {"runc", "crun", "youki", "nvidia", "io.containerd.runc.v1", "io.containerd.runc.v2", "default"}
 
-applies(w) if object.get(w, "source", "") in {"kubernetes", "compose", "docker"}
+applies(w) if object.get(w, "source", "") in {"kubernetes", "docker"}
+
+# A compose file a devcontainer runs in is a developer's machine, as a
+# devcontainer alone is: the kernel a laptop's Docker shares is its own VM.
+applies(w) if {
+	w.source == "compose"
+	not _devcontainer_compose(w.file)
+}
+
+_devcontainer_compose(file) if {
+	some d in object.get(input, "workloads", [])
+	d.source == "compose"
+	d.file == file
+	object.get(d, "devcontainer", "") != ""
+}
 
 deny contains f if {
 	some w in wl.judged_workloads

@@ -41,3 +41,17 @@ test_devcontainer_not_judged if {
 test_empty_input_quiet if {
 	count(shared_kernel_runtime.deny) == 0 with input as {}
 }
+
+# The services of a compose file a devcontainer runs in are a developer's
+# machine, as the devcontainer is; another compose file is judged.
+test_devcontainer_compose_quiet if {
+	ws := [
+		{"id": "a", "source": "compose", "name": "dev", "file": ".devcontainer/compose.yaml", "line": 3, "judged": true, "role": "agent", "devcontainer": ".devcontainer/devcontainer.json"},
+		{"id": "b", "source": "compose", "name": "agent2", "file": ".devcontainer/compose.yaml", "line": 20, "judged": true, "role": "agent"},
+		{"id": "c", "source": "compose", "name": "sandbox", "file": "deploy/compose.yaml", "line": 3, "judged": true, "role": "agent"},
+	]
+	fs := shared_kernel_runtime.deny with input as {"workloads": ws}
+	count(fs) == 1
+	some f in fs
+	f.file == "deploy/compose.yaml"
+}
