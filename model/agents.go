@@ -38,6 +38,12 @@ func (doc *Document) GroupAgents() {
 			a.Project = path.Dir(path.Dir(a.File))
 		}
 		a.Group = a.Tool + "|" + a.Project
+		if a.Tool == "opencode" && a.Profile != "" {
+			// Another OpenCode agent of the config carries its own rules,
+			// which come after the global ones and win over them: it is
+			// judged alone, not with the default agent's ask and deny.
+			a.Group += "|" + a.Profile
+		}
 		doc.AgentGroups[a.Group] = append(doc.AgentGroups[a.Group], i)
 	}
 	for _, g := range global {

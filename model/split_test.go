@@ -79,6 +79,25 @@ func TestGroupAgentsStepSeesProject(t *testing.T) {
 	}
 }
 
+// TestGroupAgentsOpenCode: an OpenCode config at a project's root speaks
+// for that project; its other agents (profiles) are judged alone, each with
+// the user's global files.
+func TestGroupAgentsOpenCode(t *testing.T) {
+	d := &Document{Agents: []Agent{
+		{Tool: "opencode", Scope: "project", Loc: Loc{File: "svc/opencode.json", Line: 1}},
+		{Tool: "opencode", Scope: "project", Profile: "coder", Loc: Loc{File: "svc/opencode.json", Line: 5}},
+		{Tool: "opencode", Scope: "project", Loc: Loc{File: "svc/.opencode/opencode.jsonc", Line: 1}},
+		{Tool: "opencode", Scope: "user", Loc: Loc{File: "home/dev/.config/opencode/opencode.json", Line: 1}},
+	}}
+	d.GroupAgents()
+	if main := d.Agents[0]; main.Project != "svc" || fmt.Sprint(d.AgentGroups[main.Group]) != "[0 2 3]" {
+		t.Errorf("default agent: project %q, group %v", main.Project, d.AgentGroups[main.Group])
+	}
+	if sub := d.Agents[1]; sub.Group != "opencode|svc|coder" || fmt.Sprint(d.AgentGroups[sub.Group]) != "[1 3]" {
+		t.Errorf("profile: group %q = %v", sub.Group, d.AgentGroups[sub.Group])
+	}
+}
+
 // TestMergeAllIsMerge: MergeAll gives what Merge does part by part, for
 // every list of the document, and empties the parts.
 func TestMergeAllIsMerge(t *testing.T) {

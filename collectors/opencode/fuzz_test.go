@@ -25,8 +25,13 @@ func FuzzCollect(f *testing.F) {
 			}
 			return
 		}
-		if len(doc.Agents) != 1 {
-			t.Fatalf("%d agents from one config file", len(doc.Agents))
+		if len(doc.Agents) == 0 || doc.Agents[0].Profile != "" {
+			t.Fatalf("agents %+v: the default agent first", doc.Agents)
+		}
+		for _, s := range doc.Agents[1:] {
+			if s.Profile == "" || s.ApprovalMode != nil || len(s.Allow)+len(s.Ask)+len(s.Deny) == 0 {
+				t.Fatalf("subagent %+v", s)
+			}
 		}
 		a := doc.Agents[0]
 		if (a.ApprovalMode == nil) != (a.ApprovalRaw == nil) {

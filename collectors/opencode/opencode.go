@@ -72,6 +72,7 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 	r.permissions(root, &a)
 	r.providers(root.Get("provider"))
 	doc.Agents = append(doc.Agents, a)
+	doc.Agents = append(doc.Agents, r.subagents(root, a)...)
 	problems := r.mcpServers(root.Get("mcp"))
 	if r.bad != nil {
 		return r.bad

@@ -101,8 +101,9 @@ func TestHardenedFixture(t *testing.T) {
 	at := func(l int) model.Loc { return model.Loc{File: p, Line: l} }
 	want := []model.Agent{{
 		Tool: "opencode", Scope: "project", Loc: at(1), Speaks: []string{"review"},
+		// "*": "ask" comes before every allow: where an allow matches, the
+		// allow wins, so it holds nothing back.
 		Allow: []model.Str{{Value: "bash(git status *)", Loc: at(7)}, {Value: "bash(git diff *)", Loc: at(8)}, {Value: "bash(npm test)", Loc: at(9)}},
-		Ask:   []model.Str{{Value: "bash", Loc: at(6)}},
 	}}
 	if diff := cmp.Diff(want, doc.Agents); diff != "" {
 		t.Errorf("agents (-want +got):\n%s", diff)
@@ -139,7 +140,10 @@ func TestPermissionOrder(t *testing.T) {
 		{"default_agent picks the agent", `{"default_agent": "safe", "agent": {"build": {"permission": {"bash": "allow"}}, "safe": {"permission": {"bash": "deny"}}}}`, "", nil, nil, []string{"bash"}},
 		{"legacy tools switch", `{"tools": {"bash": false}}`, "", nil, nil, []string{"bash"}},
 		{"specific rules only: default stands", `{"permission": {"bash": {"npm test": "allow"}}}`, DefaultMode, []string{"bash(npm test)"}, nil, nil},
-		{"bare command covered by trailing space star", `{"permission": {"bash": {"*": "ask", "git push": "deny", "git push *": "allow"}}}`, "", []string{"bash(git push *)"}, []string{"bash"}, nil},
+		{"bare command covered by trailing space star", `{"permission": {"bash": {"*": "ask", "git push": "deny", "git push *": "allow"}}}`, "", []string{"bash(git push *)"}, nil, nil},
+		// The last match wins: an ask for every command before an allow does
+		// not hold the allow back; a deny after it does.
+		{"ask all then allow", `{"permission": {"bash": {"*": "ask", "git push *": "allow", "find *": "allow", "find * -delete": "deny"}}}`, "", []string{"bash(git push *)", "bash(find *)"}, nil, []string{"bash(find * -delete)"}},
 	}
 	vals := func(ss []model.Str) []string {
 		var out []string
@@ -235,6 +239,39 @@ func TestReads(t *testing.T) {
 		if strings.Join(got, " ") != want {
 			t.Errorf("%s: %v, want %q", src, got, want)
 		}
+	}
+}
+
+// Other agents with a permission of their own become profiles carrying
+// their own rules; an agent that only inherits the global rules adds none.
+func TestSubagents(t *testing.T) {
+	doc, err := collect(t, "opencode.json", `{
+  "permission": {"bash": {"*": "ask", "cat *": "allow"}},
+  "agent": {
+    "build": {"permission": {"bash": {"*": "ask", "git status *": "allow"}}},
+    "coder": {"mode": "subagent", "permission": {"bash": "allow"}},
+    "review": {"mode": "subagent", "permission": {"edit": "deny"}},
+    "docs": {"description": "no permission of its own"}
+  }
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range doc.Agents {
+		var allow []string
+		for _, r := range a.Allow {
+			if strings.HasPrefix(r.Value, "bash") {
+				allow = append(allow, r.Value)
+			}
+		}
+		got = append(got, a.Profile+":"+strings.Join(allow, ","))
+	}
+	if diff := cmp.Diff([]string{":bash(git status *)", "coder:bash"}, got); diff != "" {
+		t.Errorf("agents (-want +got):\n%s", diff)
+	}
+	if doc.Agents[1].Line != 5 {
+		t.Errorf("coder at line %d, want 5", doc.Agents[1].Line)
 	}
 }
 

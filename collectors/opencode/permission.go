@@ -14,6 +14,7 @@ type rule struct {
 	action  string // allow | ask | deny
 	at      *jsonpos.Value
 	all     bool // from a rule for every permission ("*" or a bare string), not bash's own
+	own     bool // from the agent's own permission or tools, not the global ones
 }
 
 var actions = map[string]bool{"allow": true, "ask": true, "deny": true}
@@ -31,17 +32,8 @@ const DefaultMode = "(default)"
 // every command, the default "allow" stands and the approval mode is
 // bypass.
 func (r *reader) permissions(root *jsonpos.Value, a *model.Agent) {
-	name := "build"
-	if d := root.Get("default_agent"); d != nil && d.Kind == jsonpos.String && d.Str != "" {
-		name = d.Str
-	}
-	var rules []rule
-	rules = append(rules, r.permission(root.Get("permission"), "permission")...)
-	rules = append(rules, r.tools(root.Get("tools"))...)
-	if ag := root.Path("agent", name); ag != nil && ag.Kind == jsonpos.Object {
-		rules = append(rules, r.permission(ag.Get("permission"), "agent."+name+".permission")...)
-		rules = append(rules, r.tools(ag.Get("tools"))...)
-	}
+	name := defaultAgent(root)
+	rules := r.agentRules(root, name)
 	r.edits(root, name, a)
 	r.reads(root, name, a)
 	rules = effective(rules)
@@ -56,7 +48,28 @@ func (r *reader) permissions(root *jsonpos.Value, a *model.Agent) {
 		a.ApprovalMode = &model.Str{Value: "bypass", Loc: l}
 		return
 	}
-	for _, x := range rules {
+	addRules(r, rules, a, false)
+}
+
+// addRules turns the rules that still decide something into the agent's
+// allow, ask and deny lists (onlyOwn: only those of the agent's own
+// permission, for an agent other than the default, whose global rules the
+// default agent already carries).
+func addRules(r *reader, rules []rule, a *model.Agent, onlyOwn bool) {
+	// An ask or deny rule before every allow rule decides nothing an allow
+	// rule grants: the later allow wins where both match. Kept, it would
+	// hold back what the allow grants, as a Claude Code ask rule does.
+	first := len(rules)
+	for i, x := range rules {
+		if x.action == "allow" {
+			first = i
+			break
+		}
+	}
+	for i, x := range rules {
+		if x.action != "allow" && i < first && first < len(rules) || onlyOwn && !x.own {
+			continue
+		}
 		v := "bash"
 		if x.pattern != "*" {
 			v = "bash(" + x.pattern + ")"
@@ -71,6 +84,55 @@ func (r *reader) permissions(root *jsonpos.Value, a *model.Agent) {
 			a.Deny = append(a.Deny, s)
 		}
 	}
+}
+
+// defaultAgent is the agent OpenCode starts: default_agent, else build.
+func defaultAgent(root *jsonpos.Value) string {
+	if d := root.Get("default_agent"); d != nil && d.Kind == jsonpos.String && d.Str != "" {
+		return d.Str
+	}
+	return "build"
+}
+
+// agentRules are the bash rules of agent name in OpenCode's merge order:
+// the global permission and tools, then the agent's own (marked own).
+func (r *reader) agentRules(root *jsonpos.Value, name string) []rule {
+	var rules []rule
+	rules = append(rules, r.permission(root.Get("permission"), "permission")...)
+	rules = append(rules, r.tools(root.Get("tools"))...)
+	if ag := root.Path("agent", name); ag != nil && ag.Kind == jsonpos.Object {
+		own := append(r.permission(ag.Get("permission"), "agent."+name+".permission"), r.tools(ag.Get("tools"))...)
+		for i := range own {
+			own[i].own = true
+		}
+		rules = append(rules, own...)
+	}
+	return rules
+}
+
+// subagents reads the other agents the config defines with a permission or
+// tools of their own (a subagent the default agent starts through its task
+// tool, another primary agent a person switches to): each becomes an agents[]
+// entry, named as a profile, carrying the rules of its own that still
+// decide something.
+func (r *reader) subagents(root *jsonpos.Value, main model.Agent) []model.Agent {
+	agents := root.Get("agent")
+	if agents == nil || agents.Kind != jsonpos.Object {
+		return nil
+	}
+	name := defaultAgent(root)
+	var out []model.Agent
+	for _, m := range agents.Members {
+		if m.Key == name || m.Value.Kind != jsonpos.Object || m.Value.Get("permission") == nil && m.Value.Get("tools") == nil {
+			continue
+		}
+		a := model.Agent{Tool: "opencode", Scope: main.Scope, Profile: m.Key, Loc: model.Loc{File: r.file, Line: m.Line}, Speaks: []string{"review"}}
+		addRules(r, effective(r.agentRules(root, m.Key)), &a, true)
+		if len(a.Allow)+len(a.Ask)+len(a.Deny) > 0 {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // edits adds an allow rule "edit" when file edits go through unasked: the
@@ -149,13 +211,14 @@ func toolRules(v *jsonpos.Value, tool string) []rule {
 	}
 	var out []rule
 	for _, m := range v.Members {
-		if m.Key != "*" && m.Key != tool {
+		// Permission names match as patterns too ("external_*").
+		if !wildcard(m.Key, tool) {
 			continue
 		}
 		switch {
 		case m.Value.Kind == jsonpos.String && actions[m.Value.Str]:
 			out = append(out, rule{pattern: "*", action: m.Value.Str, at: m.Value})
-		case m.Key == tool && m.Value.Kind == jsonpos.Object:
+		case m.Key != "*" && m.Value.Kind == jsonpos.Object:
 			for _, p := range m.Value.Members {
 				if p.Value.Kind == jsonpos.String && actions[p.Value.Str] {
 					out = append(out, rule{pattern: p.Key, action: p.Value.Str, at: p.Value})
@@ -203,8 +266,8 @@ func (r *reader) permission(v *jsonpos.Value, key string) []rule {
 		switch {
 		case m.Key == "*" && m.Value.Kind == jsonpos.String && actions[m.Value.Str]:
 			out = append(out, rule{pattern: "*", action: m.Value.Str, at: m.Value, all: true})
-		case m.Key == "bash":
-			out = append(out, r.patterns(m.Value, key+".bash")...)
+		case m.Key != "*" && wildcard(m.Key, "bash"):
+			out = append(out, r.patterns(m.Value, key+"."+m.Key)...)
 		}
 	}
 	return out
