@@ -6,7 +6,8 @@
 #   --dangerously-bypass-approvals-and-sandbox, Gemini CLI yolo, aider
 #   --yes-always, the Copilot CLI --allow-all-tools, cursor-agent --force,
 #   opencode --auto, or an OpenCode config that sets no ask or deny rule
-#   for every command, whose default is allow): every command, edit and tool call runs without a person
+#   for every command, whose default is allow — reported at medium, since
+#   no one chose it in the file): every command, edit and tool call runs without a person
 #   confirming it. Whatever a prompt injection in a file, issue or web page asks
 #   for is carried out at once, so the only review left is whatever the sandbox
 #   and the token still enforce. In a workflow no person approves anything
@@ -49,12 +50,28 @@ deny contains f if {
 	a.approval_mode.value == "bypass"
 	not _bypass_disabled(a)
 	not _contained(a)
+	not _opencode_default(a)
 	f := sa.finding(rego.metadata.chain(), a.approval_mode, _message(a))
+}
+
+# OpenCode's default, left standing by a config that says nothing of every
+# command, is reported at medium: no one chose it in the file, and a user's
+# or the managed config, which the scan may not see, can set one.
+deny contains f if {
+	some a in agent.agents
+	_opencode_default(a)
+	not agent.in_workflow(a)
+	f := object.union(sa.finding(rego.metadata.chain(), a.approval_mode, _message(a)), {"severity": "medium"})
+}
+
+_opencode_default(a) if {
+	a.tool == "opencode"
+	a.approval_raw.value == "(default)"
 }
 
 _message(a) := sprintf("%s runs with approval bypassed (%s): every tool call runs unchecked on a runner that holds the job's token and secrets", [agent.label(a), _raw(a)]) if {
 	agent.in_workflow(a)
-} else := sprintf("%s sets no ask or deny rule for every command, so OpenCode's default stands: bash, edits and web fetches run without a person approving them", [agent.label(a)]) if {
+} else := sprintf("%s sets no ask or deny rule for every command, so OpenCode's default stands unless a user or managed config sets one: bash, edits and web fetches run without a person approving them", [agent.label(a)]) if {
 	a.tool == "opencode"
 	a.approval_raw.value == "(default)"
 } else := sprintf("%s sets approval mode %s: every action runs without a person approving it", [agent.label(a), _raw(a)])

@@ -138,7 +138,8 @@ test_opencode_default_and_explicit_fire if {
 		"approval_raw": {"value": "(default)", "file": "opencode.json", "line": 1},
 	}]}
 	some f in fs
-	contains(f.message, "sets no ask or deny rule for every command, so OpenCode's default stands")
+	contains(f.message, "sets no ask or deny rule for every command, so OpenCode's default stands unless a user or managed config sets one")
+	f.severity == "medium"
 	gs := agent_approval_bypassed.deny with input as {"agents": [{
 		"tool": "opencode", "scope": "project", "profile": "", "file": "opencode.json", "line": 1,
 		"approval_mode": {"value": "bypass", "file": "opencode.json", "line": 3},
@@ -147,4 +148,5 @@ test_opencode_default_and_explicit_fire if {
 	some g in gs
 	contains(g.message, `sets approval mode "permission \"allow\""`)
 	g.line == 3
+	g.severity == "high"
 }
