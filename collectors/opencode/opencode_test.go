@@ -61,8 +61,9 @@ func TestInsecureFixture(t *testing.T) {
 	at := func(l int) model.Loc { return model.Loc{File: p, Line: l} }
 	want := []model.Agent{{
 		Tool: "opencode", Scope: "project", Loc: at(1), Speaks: []string{"review"},
-		ApprovalRaw:  &model.Str{Value: DefaultMode, Loc: at(1)},
-		ApprovalMode: &model.Str{Value: "bypass", Loc: at(1)},
+		// at the first bash rule that still decides something
+		ApprovalRaw:  &model.Str{Value: DefaultMode, Loc: at(9)},
+		ApprovalMode: &model.Str{Value: "bypass", Loc: at(9)},
 		// the deny of git push is overridden by the later git *
 		// edits: OpenCode's default, allow
 		Allow: []model.Str{{Value: "edit", Loc: at(1)}, {Value: "bash(git *)", Loc: at(9)}},

@@ -38,9 +38,14 @@ func (r *reader) permissions(root *jsonpos.Value, a *model.Agent) {
 	r.reads(root, name, a)
 	rules = effective(rules)
 	if len(rules) == 0 || rules[0].pattern != "*" {
-		// Nothing covers every command: OpenCode's default allow does.
-		a.ApprovalRaw = &model.Str{Value: DefaultMode, Loc: a.Loc}
-		a.ApprovalMode = &model.Str{Value: "bypass", Loc: a.Loc}
+		// Nothing covers every command: OpenCode's default allow does. At
+		// the bash rules when there are some, else at the file.
+		l := a.Loc
+		if len(rules) > 0 {
+			l = r.loc(rules[0].at)
+		}
+		a.ApprovalRaw = &model.Str{Value: DefaultMode, Loc: l}
+		a.ApprovalMode = &model.Str{Value: "bypass", Loc: l}
 	} else if rules[0].action == "allow" && rules[0].all && len(rules) == 1 {
 		// Every permission allowed, and nothing held back.
 		l := r.loc(rules[0].at)
