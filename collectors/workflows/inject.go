@@ -48,6 +48,20 @@ var agentSafeOutputs = map[string]bool{
 	"github_token": true, "exit_code": true, "exit-code": true, "outcome": true,
 }
 
+// outsiderOutput reports a step output named for text an outsider writes
+// (issue-body, pr_title, comment-body): a step that fetches an issue or a
+// comment (actions-cool/issues-helper get-issue, gh issue view) passes it
+// on, and expanded into a script it is code, as github.event.issue.body is.
+func outsiderOutput(name string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' }) {
+		switch w {
+		case "body", "title", "comment", "description":
+			return true
+		}
+	}
+	return false
+}
+
 // untrustedPath reports an event path whose text an outsider controls.
 func untrustedPath(p string) bool {
 	if p == "github.head_ref" || untrustedObject[p] {
@@ -94,8 +108,11 @@ func (c *collector) injections(script *yaml.Node, agentIDs map[string]bool, j *m
 				}
 			}
 			for _, m := range stepOutputRE.FindAllStringSubmatch(expr, -1) {
-				if agentIDs[m[1]] && !agentSafeOutputs[m[2]] {
+				switch {
+				case agentIDs[m[1]] && !agentSafeOutputs[m[2]]:
 					add("agent", m[0])
+				case outsiderOutput(m[2]):
+					add("untrusted", m[0])
 				}
 			}
 			for _, m := range needsOutputRE.FindAllStringSubmatch(expr, -1) {

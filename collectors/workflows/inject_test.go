@@ -98,3 +98,33 @@ func TestInjectionFixtures(t *testing.T) {
 		t.Errorf("injections (-want +got):\n%s", diff)
 	}
 }
+
+// An output a step names for an issue's or comment's text (issue-body from
+// actions-cool/issues-helper get-issue) is outsider text expanded into the
+// script; an output named for anything else is not judged.
+func TestOutsiderStepOutputs(t *testing.T) {
+	src := `on: issues
+jobs:
+  a:
+    steps:
+      - id: get-issue
+        uses: actions-cool/issues-helper@v3
+        with:
+          actions: get-issue
+      - run: |
+          echo "${{ steps.get-issue.outputs.issue-body }}" > issue.md
+          echo "${{ steps.get-issue.outputs.issue-number }} ${{ steps.get-issue.outputs.pr_title }}"
+      - run: aider --yes-always --message-file issue.md
+`
+	var doc model.Document
+	if err := New().Collect(context.Background(), ".github/workflows/t.yml", []byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, in := range doc.Workflows[0].Jobs[0].Injections {
+		got = append(got, in.Source+" "+in.Expr)
+	}
+	if diff := cmp.Diff([]string{"untrusted steps.get-issue.outputs.issue-body", "untrusted steps.get-issue.outputs.pr_title"}, got); diff != "" {
+		t.Errorf("injections (-want +got):\n%s", diff)
+	}
+}

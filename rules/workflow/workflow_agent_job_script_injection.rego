@@ -4,7 +4,9 @@
 #   A run: script (or an actions/github-script script) of a job that runs an
 #   agent has the runner expand an expression an outsider writes — an issue's
 #   or pull request's title or body, a comment, a commit message, a head
-#   branch name, or a whole event object through toJson — into its code
+#   branch name, or a whole event object through toJson, or an earlier
+#   step's output named for such text (issue-body from a step that fetched
+#   the issue) — into its code
 #   before it runs. A quote, $( ) or ; in that text (a branch name may hold
 #   $( ) and ;) runs as commands on the agent's runner, before or beside the
 #   agent, with the job's token and whatever the job's steps are given: the
@@ -65,6 +67,13 @@ _carried(w, expr) if {
 }
 
 _carried(w, "github.event") if count(_triggers(w) & outsider_events) > 0
+
+# An earlier step's output named for an issue's or comment's text (the
+# collector takes issue-body, pr_title… for such) on an outsider's event.
+_carried(w, expr) if {
+	startswith(expr, "steps.")
+	count(_triggers(w) & outsider_events) > 0
+}
 
 # A job that admits only this repository's events, not a fork's, gets pull
 # request and run heads written by someone with write access.

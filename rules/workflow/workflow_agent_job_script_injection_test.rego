@@ -63,3 +63,19 @@ test_same_repo_only_job_quiet_for_heads if {
 	issue := json.patch(doc("issues", true, [inj("github.event.issue.title", "untrusted", 12)]), [{"op": "add", "path": "/workflows/0/jobs/0/same_repo_only", "value": true}])
 	count(r.deny) == 1 with input as issue
 }
+
+# A step output named for the issue's text, on an issues trigger; not on a
+# push.
+fetched(triggers) := {"workflows": [{
+	"name": "Fix", "file": ".github/workflows/fix.yml", "line": 1, "runs_agent": true,
+	"triggers": [{"value": t, "file": ".github/workflows/fix.yml", "line": 2} | some t in triggers],
+	"jobs": [{
+		"id": "fix", "file": ".github/workflows/fix.yml", "line": 5, "runs_agent": true,
+		"injections": [{"expr": "steps.get-issue.outputs.issue-body", "source": "untrusted", "file": ".github/workflows/fix.yml", "line": 12}],
+	}],
+}]}
+
+test_outsider_step_output if {
+	count(r.deny) == 1 with input as fetched(["issues"])
+	count(r.deny) == 0 with input as fetched(["push"])
+}
