@@ -69,11 +69,10 @@ _carried(w, expr) if {
 _carried(w, "github.event") if count(_triggers(w) & outsider_events) > 0
 
 # An earlier step's output named for an issue's or comment's text (the
-# collector takes issue-body, pr_title… for such) on an outsider's event.
-_carried(w, expr) if {
-	startswith(expr, "steps.")
-	count(_triggers(w) & outsider_events) > 0
-}
+# collector takes issue-body, pr_title… for such): fetched by number, the
+# text is whoever wrote the issue's, whatever started the run (a maintainer
+# dispatching the fix of an outsider's issue).
+_carried(_, expr) if startswith(expr, "steps.")
 
 # A job that admits only this repository's events, not a fork's, gets pull
 # request and run heads written by someone with write access.
