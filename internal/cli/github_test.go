@@ -237,7 +237,7 @@ jobs:
 		"o/gated": env(`{"id": 1, "name": "fork-review", "protection_rules": [
 			{"id": 2, "type": "required_reviewers", "prevent_self_review": true, "reviewers": [{"type": "Team", "reviewer": {"id": 9, "slug": "maintainers"}}]}]}`),
 		"o/open":   env(`{"id": 1, "name": "fork-review", "protection_rules": [{"id": 3, "type": "wait_timer", "wait_timer": 5}]}`),
-		"o/unread": env(""),
+		"o/unread": {Files: files, RulePages: []string{`[]`}, EnvironmentsStatus: 403},
 		"o/absent": {Files: files, RulePages: []string{`[]`}, Environments: map[string]string{}},
 	})
 	has := func(rep ghReport, id string) bool {
@@ -314,10 +314,19 @@ func TestScanGitHubCache(t *testing.T) {
 	if d := cmp.Diff(first, second); d != "" || output != firstOutput {
 		t.Errorf("the second scan differs (-first +second):\n%s\n%s", d, cmp.Diff(firstOutput, output))
 	}
-	// The copilot environment's 404 has no ETag: asked again, whole.
-	if s.NotModified != n2-1 || n2 != n1-1 {
-		t.Errorf("second scan: %d requests, %d answered 304 (first %d; want each answer with an ETag a 304, and no blob asked for)", n2, s.NotModified, n1)
+	// Every answer has an ETag (the environments are a listing, not a
+	// 404 for a copilot environment the repository lacks): each a 304.
+	if s.NotModified != n2 || n2 != n1-1 {
+		t.Errorf("second scan: %d requests, %d answered 304 (first %d; want each a 304, and no blob asked for)", n2, s.NotModified, n1)
 	}
+	// A copilot environment created since is seen: the listing changed,
+	// its ETag too. Its variables are asked for now that it exists.
+	open.CopilotVariables = map[string]string{"COPILOT_AGENT_FIREWALL_ENABLED": "false"}
+	created, n := run("--github-cache", cache)
+	if rulesOf(created)["github-copilot-firewall-off"] == "" || n != n2+1 {
+		t.Errorf("a copilot environment created since the cached run: %v, %d requests (want %d)", rulesOf(created), n, n2+1)
+	}
+	open.CopilotVariables = nil
 	open.WorkflowPermissions = `{"default_workflow_permissions": "write", "can_approve_pull_request_reviews": true}`
 	third, _ := run("--github-cache", cache)
 	if rulesOf(third)["github-actions-can-approve"] == "" {
