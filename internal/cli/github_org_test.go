@@ -306,3 +306,37 @@ func TestScanGitHubAgentApps(t *testing.T) {
 		t.Errorf("the installations were read %d times for 3 repositories", n)
 	}
 }
+
+// TestScanGitHubOrgConcurrency: --concurrency N bounds the requests in
+// flight to N (the test server counts them, each answer held 5 ms so that
+// they overlap), 8 by default; it must be 1 or more, and only an
+// organisation takes it.
+func TestScanGitHubOrgConcurrency(t *testing.T) {
+	s := orgServer(t)
+	s.Latency = 5 * time.Millisecond
+	for _, n := range []int{1, 3} {
+		s.MaxInFlight = 0
+		out, code, stderr := scanOrg(t, s, "--github", "acme", "-f", "json", "--concurrency", fmt.Sprint(n))
+		var doc orgJSONOut
+		if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 1 || doc.Summary.Repositories != 3 {
+			t.Fatalf("--concurrency %d: exit %d, %+v, %v\n%s", n, code, doc.Summary, err, stderr)
+		}
+		if s.MaxInFlight > n || (n > 1 && s.MaxInFlight < 2) {
+			t.Errorf("--concurrency %d: %d requests in flight at most", n, s.MaxInFlight)
+		}
+	}
+	s.MaxInFlight = 0
+	if _, code, stderr := scanOrg(t, s, "--github", "acme", "-f", "json"); code != 1 || s.MaxInFlight > 8 {
+		t.Errorf("default: exit %d, %d in flight at most (want <= 8)\n%s", code, s.MaxInFlight, stderr)
+	}
+	for _, args := range [][]string{{"--github", "acme", "--concurrency", "0"}, {"--github", "acme", "--concurrency", "-2"}} {
+		if _, code, stderr := scanOrg(t, s, args...); code != 2 || !strings.Contains(stderr, "give 1 or more") {
+			t.Errorf("%v: exit %d\n%s", args, code, stderr)
+		}
+	}
+	for _, args := range [][]string{{"--github", "acme/open", "--concurrency", "4"}, {".", "--concurrency", "4"}} {
+		if _, code, stderr := scanOrg(t, s, args...); code != 2 || !strings.Contains(stderr, "--concurrency needs --github ORG") {
+			t.Errorf("%v: exit %d\n%s", args, code, stderr)
+		}
+	}
+}
