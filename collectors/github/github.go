@@ -320,6 +320,16 @@ func Collect(ctx context.Context, opt Options) (*model.Repository, []model.Error
 // (Administration: read).
 func (r *reader) review(ctx context.Context, branch string) *model.BranchReview {
 	rv := &model.BranchReview{Bypass: []string{}, BypassKnown: true, Sources: []string{}}
+	var hidden []string // the rulesets whose bypass lists the token may not see
+	defer func() {
+		// A bypass list is shown only to those who may edit the ruleset.
+		// When the rules known require a review, who may skip it is what
+		// decides whether a change can land unreviewed: unknown, and said.
+		if len(hidden) > 0 && rv.RequiresPullRequest && rv.Approvals >= 1 {
+			r.errs = append(r.errs, model.Error{File: r.loc.File, Line: 1, Kind: KindReview,
+				Message: fmt.Sprintf("github: who may bypass the rules of branch %s not read (%s): it needs a token that may edit the ruleset, a repository admin's or a role's that may edit repository rules (an organisation's ruleset: an organisation owner's); whether an agent's token or app can skip the required review is unknown", branch, strings.Join(hidden, "; "))})
+		}
+	}()
 	rulesets := map[int64]string{}
 	opts := &gh.ListOptions{PerPage: 100}
 	for {
@@ -356,16 +366,25 @@ func (r *reader) review(ctx context.Context, branch string) *model.BranchReview 
 		rs, _, err := safely(func() (*gh.RepositoryRuleset, *gh.Response, error) {
 			return r.c.Repositories.GetRuleset(ctx, r.owner, r.rep, id, true)
 		})
-		if err != nil || rs == nil || rs.BypassActors == nil {
+		if err == nil && rs == nil {
+			err = errNull
+		}
+		if err != nil || rs.BypassActors == nil {
 			// The list is shown only to those who may edit the ruleset.
 			rv.BypassKnown = false
 			rv.Sources = append(rv.Sources, fmt.Sprintf("ruleset %d", id))
+			reason := "no bypass list in GitHub's answer: it shows one only to those who may edit the ruleset"
+			if err != nil {
+				reason = "its answer not read: " + why(err)
+			}
+			hidden = append(hidden, fmt.Sprintf("ruleset %d: %s", id, reason))
 			continue
 		}
 		rv.Sources = append(rv.Sources, fmt.Sprintf("ruleset %q (%d)", rs.Name, id))
 		for _, a := range rs.BypassActors {
 			if a == nil {
 				rv.BypassKnown = false // an actor the answer does not name
+				hidden = append(hidden, fmt.Sprintf("ruleset %q (%d): a bypass actor GitHub's answer does not name", rs.Name, id))
 				continue
 			}
 			actor := ""

@@ -231,9 +231,13 @@ func TestNullAnswers(t *testing.T) {
 		{"", `null`, nil, "repository o/full: GitHub answered null"},
 		{"rules/branches/main", `null`, func(r *model.Repository) bool { return r.Review == nil }, "the rules of branch main not read (GitHub answered null)"},
 		{"rules/branches/main", `[null]`, func(r *model.Repository) bool { return r.Review == nil }, "the rules of branch main not read (GitHub's answer is not the JSON expected)"},
-		{"rulesets/5", `null`, func(r *model.Repository) bool { return r.Review != nil && !r.Review.BypassKnown }, ""},
-		{"rulesets/5", `{"id": 5, "name": "main", "rules": [null], "bypass_actors": []}`, func(r *model.Repository) bool { return r.Review != nil && !r.Review.BypassKnown }, ""},
-		{"rulesets/5", `{"id": 5, "name": "main", "bypass_actors": [null]}`, func(r *model.Repository) bool { return r.Review != nil && !r.Review.BypassKnown }, ""},
+		// o/full's ruleset requires a review: who may bypass it decides.
+		{"rulesets/5", `null`, func(r *model.Repository) bool { return r.Review != nil && !r.Review.BypassKnown },
+			"who may bypass the rules of branch main not read (ruleset 5: its answer not read: GitHub answered null): it needs a token that may edit the ruleset"},
+		{"rulesets/5", `{"id": 5, "name": "main", "rules": [null], "bypass_actors": []}`, func(r *model.Repository) bool { return r.Review != nil && !r.Review.BypassKnown },
+			"who may bypass the rules of branch main not read (ruleset 5: its answer not read: GitHub's answer is not the JSON expected)"},
+		{"rulesets/5", `{"id": 5, "name": "main", "bypass_actors": [null]}`, func(r *model.Repository) bool { return r.Review != nil && !r.Review.BypassKnown },
+			`who may bypass the rules of branch main not read (ruleset "main" (5): a bypass actor GitHub's answer does not name)`},
 		{"branches/main", `null`, func(r *model.Repository) bool { return r.Review == nil }, "branch main not read (GitHub answered null)"},
 		{"branches/main/protection", `null`, func(r *model.Repository) bool { return r.Review == nil }, "the branch protection of main not read (GitHub answered null)"},
 		{"actions/permissions/workflow", `null`, func(r *model.Repository) bool {
