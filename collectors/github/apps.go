@@ -12,21 +12,78 @@ import (
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
-// agentApps are the GitHub Apps that run a coding agent, by slug: the
-// vendors' own. Keep this list current: a missing app is an agent with
-// write access the audit does not see.
+// agentApps are the GitHub Apps that run a coding agent on the
+// repository, by slug (the app's page is github.com/apps/SLUG): the
+// vendors' own, each checked against the source named beside it. Keep
+// this list current: a missing app is an agent with write access the
+// audit does not see.
+//
+// An app is listed here for running a model over the repository, not for
+// being able to write: what it can change is its installation's
+// permissions, which GitHub enforces whatever the vendor says the app is
+// for. A reviewer (Gemini Code Assist, CodeRabbit) installed with
+// contents: read pushes nothing and is not judged a writer; one installed
+// with contents: write can push, and a model reading pull requests
+// strangers write is the one to be talked into it, so it is judged as any
+// agent app (lib.github's app_writers, app_gaps).
 var agentApps = map[string]string{
-	"claude":                  "claude-code", // Anthropic's: claude-code-action's default token, Claude Code on the web
-	"copilot-swe-agent":       "copilot",     // the Copilot coding agent
-	"chatgpt-codex-connector": "codex",       // OpenAI's Codex cloud
-	"cursor":                  "cursor",      // Cursor's background agents
-	"devin-ai-integration":    "devin",
-	"google-labs-jules":       "jules",
-	"gemini-code-assist":      "gemini",
-	"amazon-q-developer":      "amazon-q",
-	"openhands-agent":         "openhands",
-	"sweep-ai":                "sweep",
-	"codegen-sh":              "codegen",
+	// Anthropic's Claude app: "Install the Claude GitHub app …
+	// https://github.com/apps/claude" (claude-code-action's setup,
+	// https://docs.anthropic.com/en/docs/claude-code/github-actions); it
+	// asks for contents, issues and pull requests read and write.
+	"claude": "claude-code",
+	// The Copilot coding agent: https://github.com/apps/copilot-swe-agent
+	// is the html_url of the API's user Copilot (copilot-swe-agent[bot]),
+	// the author of its commits; GitHub keeps its pushes to copilot/
+	// branches (ownBranchesOnly).
+	"copilot-swe-agent": "copilot",
+	// OpenAI's ChatGPT Codex Connector, the app Codex cloud opens pull
+	// requests and reviews as: https://github.com/apps/chatgpt-codex-connector
+	// (owner openai).
+	"chatgpt-codex-connector": "codex",
+	// "The Cursor GitHub app connects your repositories so you can use
+	// features like Cloud Agents and Bugbot" (https://cursor.com/docs/integrations/github);
+	// its page is https://github.com/apps/cursor.
+	"cursor": "cursor",
+	// Cognition's "Devin.ai Integration" (https://github.com/apps/devin-ai-integration),
+	// the app https://docs.devin.ai/integrations/gh connects.
+	"devin-ai-integration": "devin",
+	// "Google Labs Jules" (https://github.com/apps/google-labs-jules), the
+	// app jules.google.com connects ("Connect to GitHub account",
+	// https://jules.google/docs/).
+	"google-labs-jules": "jules",
+	// Gemini Code Assist on GitHub, a reviewer (gemini-code-assist[bot]):
+	// https://github.com/apps/gemini-code-assist, the app
+	// https://developers.google.com/gemini-code-assist/docs/set-up-code-assist-github installs.
+	"gemini-code-assist": "gemini",
+	// Amazon Q Developer: "install and configure the Amazon Q Developer app
+	// from GitHub (https://github.com/apps/amazon-q-developer)",
+	// https://docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/amazon-q-for-github.html.
+	"amazon-q-developer": "amazon-q",
+	// OpenHands Cloud's "OpenHands AI" app (openhands-ai[bot]; its
+	// installation link https://github.com/apps/openhands-ai/installations/new
+	// in OpenHands' web app; https://docs.all-hands.dev/usage/cloud/github-installation
+	// lists contents, pull requests and workflows read and write).
+	// openhands-agent, listed before, named no vendor's app.
+	"openhands-ai": "openhands",
+	// Sweep: "install at https://github.com/apps/sweep-ai" (sweepai/sweep's
+	// CLI and README; its bot is sweep-ai[bot]).
+	"sweep-ai": "sweep",
+	// CodeRabbit, a reviewer that also commits (docstrings, tests, fixes):
+	// "Authorize coderabbitai" (https://docs.coderabbit.ai/platforms/github-com);
+	// its app asks for contents and pull requests read and write
+	// (coderabbitai/coderabbit-docs, the GitHub Enterprise Server setup).
+	"coderabbitai": "coderabbit",
+	// Factory's Droid: "Install the Droid GitHub app to your repository:
+	// https://github.com/apps/factory-droid"
+	// (https://github.com/Factory-AI/droid-action/blob/main/docs/setup.md).
+	"factory-droid": "factory",
+	// Codegen: not confirmed by the vendor's documentation (none found);
+	// codegen-sh[bot] authors its pull requests and
+	// https://github.com/apps/codegen-sh is the app setup guides install.
+	// Kept, since a missing app is a writer unseen, and judged by its
+	// installation's permissions as every other.
+	"codegen-sh": "codegen",
 }
 
 // ownBranchesOnly are the agent apps whose pushes GitHub itself keeps to

@@ -37,6 +37,8 @@ func TestAgentOfApp(t *testing.T) {
 		"claude": "claude-code", "Claude": "claude-code", "copilot-swe-agent": "copilot", "chatgpt-codex-connector": "codex",
 		"google-labs-jules": "jules", "acme-claude-bot": "claude-code", "codex-runner": "codex", "cursor": "cursor",
 		"db-cursor-sync": "", "renovate": "", "dependabot": "", "claudette": "", "acme-cursor-agent": "cursor",
+		"openhands-ai": "openhands", "coderabbitai": "coderabbit", "factory-droid": "factory", "sweep-ai": "sweep", "codegen-sh": "codegen",
+		"devin-ai-integration": "devin", "gemini-code-assist": "gemini", "amazon-q-developer": "amazon-q",
 	} {
 		if got := agentOfApp(slug); got != want {
 			t.Errorf("agentOfApp(%q) = %q, want %q", slug, got, want)

@@ -320,6 +320,16 @@ func Collect(ctx context.Context, opt Options) (*model.Repository, []model.Error
 // (Administration: read).
 func (r *reader) review(ctx context.Context, branch string) *model.BranchReview {
 	rv := &model.BranchReview{Bypass: []string{}, BypassKnown: true, Sources: []string{}}
+	var hidden []string // the rulesets whose bypass lists the token may not see
+	defer func() {
+		// A bypass list is shown only to those who may edit the ruleset.
+		// When the rules known require a review, who may skip it is what
+		// decides whether a change can land unreviewed: unknown, and said.
+		if len(hidden) > 0 && rv.RequiresPullRequest && rv.Approvals >= 1 {
+			r.errs = append(r.errs, model.Error{File: r.loc.File, Line: 1, Kind: KindReview,
+				Message: fmt.Sprintf("github: who may bypass the rules of branch %s not read (%s): it needs a token that may edit the ruleset, a repository admin's or a role's that may edit repository rules (an organisation's ruleset: an organisation owner's); whether an agent's token or app can skip the required review is unknown", branch, strings.Join(hidden, "; "))})
+		}
+	}()
 	rulesets := map[int64]string{}
 	opts := &gh.ListOptions{PerPage: 100}
 	for {
@@ -356,16 +366,25 @@ func (r *reader) review(ctx context.Context, branch string) *model.BranchReview 
 		rs, _, err := safely(func() (*gh.RepositoryRuleset, *gh.Response, error) {
 			return r.c.Repositories.GetRuleset(ctx, r.owner, r.rep, id, true)
 		})
-		if err != nil || rs == nil || rs.BypassActors == nil {
+		if err == nil && rs == nil {
+			err = errNull
+		}
+		if err != nil || rs.BypassActors == nil {
 			// The list is shown only to those who may edit the ruleset.
 			rv.BypassKnown = false
 			rv.Sources = append(rv.Sources, fmt.Sprintf("ruleset %d", id))
+			reason := "no bypass list in GitHub's answer: it shows one only to those who may edit the ruleset"
+			if err != nil {
+				reason = "its answer not read: " + why(err)
+			}
+			hidden = append(hidden, fmt.Sprintf("ruleset %d: %s", id, reason))
 			continue
 		}
 		rv.Sources = append(rv.Sources, fmt.Sprintf("ruleset %q (%d)", rs.Name, id))
 		for _, a := range rs.BypassActors {
 			if a == nil {
 				rv.BypassKnown = false // an actor the answer does not name
+				hidden = append(hidden, fmt.Sprintf("ruleset %q (%d): a bypass actor GitHub's answer does not name", rs.Name, id))
 				continue
 			}
 			actor := ""
@@ -462,24 +481,57 @@ func (r *reader) actions(ctx context.Context) *model.ActionsSettings {
 	return a
 }
 
-// copilot reads the copilot environment's firewall variables (Environments:
-// read). No such environment: the firewall's defaults.
+// listEnvironments lists the repository's environments (Actions: read),
+// 100 a page, by name (GitHub's names are not case-sensitive: lower-cased
+// here). One listing answers for every environment: a 200 with an ETag,
+// which a conditional request turns into a 304 while no environment
+// changes, where asking for one environment by name answers 404 when it
+// does not exist, and a 404 is never cached: the listing costs no rate
+// limit on a repeated run, and an environment created meanwhile changes
+// the listing's ETag, so it is never hidden by a stale answer.
+func (r *reader) listEnvironments(ctx context.Context) (map[string]*gh.Environment, error) {
+	out := map[string]*gh.Environment{}
+	opts := &gh.EnvironmentListOptions{ListOptions: gh.ListOptions{PerPage: 100}}
+	for {
+		page, resp, err := r.c.Repositories.ListEnvironments(ctx, r.owner, r.rep, opts)
+		if err == nil && page == nil {
+			err = errNull
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range page.Environments {
+			if e == nil || e.GetName() == "" {
+				continue
+			}
+			out[strings.ToLower(e.GetName())] = e
+		}
+		if resp == nil || resp.NextPage == 0 {
+			return out, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}
+
+// copilot reads the copilot environment's firewall variables: the
+// environment from the repository's listing (Actions: read), its variables
+// (Environments: read) only when it exists. No such environment: the
+// firewall's defaults.
 func (r *reader) copilot(ctx context.Context) *model.CopilotEnvironment {
-	e, _, err := r.c.Repositories.GetEnvironment(ctx, r.owner, r.rep, "copilot")
-	if status(err) == 404 {
-		return nil
-	}
-	if err == nil && e == nil {
-		err = errNull
-	}
+	envs, err := r.listEnvironments(ctx)
 	if err != nil {
-		r.unread(KindNetwork, "the copilot environment", "Environments: read", err)
+		r.unread(KindNetwork, "the copilot environment (the repository's environments)", "Actions: read", err)
 		return nil
 	}
+	e := envs["copilot"]
+	if e == nil {
+		return nil
+	}
+	name := e.GetName() // as GitHub spells it
 	env := &model.CopilotEnvironment{FirewallEnabled: true, AllowList: []string{}}
 	opts := &gh.ListOptions{PerPage: 30}
 	for {
-		vs, resp, err := r.c.Actions.ListEnvVariables(ctx, r.owner, r.rep, "copilot", opts)
+		vs, resp, err := r.c.Actions.ListEnvVariables(ctx, r.owner, r.rep, name, opts)
 		if err == nil && vs == nil {
 			err = errNull
 		}
@@ -510,30 +562,30 @@ func (r *reader) copilot(ctx context.Context) *model.CopilotEnvironment {
 }
 
 // Environments reads the protection rules of the named environments (the
-// ones the scan's agent jobs deploy to): required reviewers gate each run
-// of such a job, and its secrets, on a person's approval. An environment
-// GitHub does not have (404) is created on the job's first run, with no
-// rules. One the token cannot read is an errors[] entry and missing.
+// ones the scan's agent jobs deploy to) from the repository's listing of
+// environments (Actions: read; one request, whatever the number of names,
+// and a 304 on a repeated run with the cache): required reviewers gate
+// each run of such a job, and its secrets, on a person's approval. An
+// environment the listing does not have is created on the job's first run,
+// with no rules. A listing the token cannot read is an errors[] entry per
+// name, each missing.
 func Environments(ctx context.Context, opt Options, names []string) (map[string]model.EnvironmentRules, []model.Error) {
 	r, err := newReader(opt)
 	if err != nil {
 		return nil, []model.Error{{File: r.loc.File, Line: 1, Kind: KindReview, Message: "github: environments not read: " + why(err)}}
 	}
+	envs, err := r.listEnvironments(ctx)
+	if err != nil {
+		for _, name := range names {
+			r.unread(KindReview, fmt.Sprintf("environment %q", name), "Actions: read", err)
+		}
+		return nil, r.errs
+	}
 	out := map[string]model.EnvironmentRules{}
 	for _, name := range names {
-		if ctx.Err() != nil {
-			break
-		}
-		e, _, err := r.c.Repositories.GetEnvironment(ctx, r.owner, r.rep, name)
-		if status(err) == 404 {
+		e := envs[strings.ToLower(name)]
+		if e == nil {
 			out[name] = model.EnvironmentRules{}
-			continue
-		}
-		if err == nil && e == nil {
-			err = errNull
-		}
-		if err != nil {
-			r.unread(KindReview, fmt.Sprintf("environment %q", name), "Environments: read (Actions: read)", err)
 			continue
 		}
 		var rules model.EnvironmentRules

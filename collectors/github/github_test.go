@@ -329,3 +329,57 @@ func TestInFlightSlotsFreed(t *testing.T) {
 		t.Errorf("%d slots still held after every request ended", held)
 	}
 }
+
+// TestEnvironmentsListed: the environments are one listing (paged), not a
+// request per name: the copilot environment is found on a later page,
+// whatever its case, and its variables are asked for only when it exists;
+// the agent jobs' environments come from the same listing, one the listing
+// lacks having no rules; a listing the token cannot read leaves each
+// unknown, naming the permission.
+func TestEnvironmentsListed(t *testing.T) {
+	settings := func(r *ghtest.Repo) *ghtest.Repo {
+		r.RulePages = []string{`[]`}
+		r.WorkflowPermissions = `{"default_workflow_permissions": "read", "can_approve_pull_request_reviews": false}`
+		r.ActionsPermissions = `{"enabled": true, "allowed_actions": "all"}`
+		return r
+	}
+	gated := `{"id": 3, "name": "fork-review", "protection_rules": [{"id": 4, "type": "required_reviewers", "prevent_self_review": true, "reviewers": [{"type": "User", "reviewer": {"id": 1, "login": "maint"}}]}]}`
+	s := ghtest.New(t, token, map[string]*ghtest.Repo{
+		"o/paged": settings(&ghtest.Repo{EnvironmentsPerPage: 1, Environments: map[string]string{
+			"a-staging":   `{"id": 1, "name": "a-staging", "protection_rules": []}`,
+			"b-prod":      `{"id": 2, "name": "b-prod", "protection_rules": [{"id": 5, "type": "wait_timer", "wait_timer": 30}]}`,
+			"fork-review": gated,
+			"z":           `{"id": 8, "name": "Copilot", "protection_rules": []}`,
+		}}),
+		"o/none":     settings(&ghtest.Repo{}),
+		"o/noaccess": settings(&ghtest.Repo{EnvironmentsStatus: 403}),
+	})
+	s.Installations["o"] = `{"total_count": 0, "installations": []}`
+	r, errs, err := collect(t, s, "paged", nil)
+	if err != nil || len(errs) > 0 || r.Copilot == nil || !r.Copilot.FirewallEnabled {
+		t.Fatalf("paged: %v, %v, copilot %+v", err, errs, r.Copilot)
+	}
+	before := s.Total
+	envs, errs := Environments(context.Background(), Options{Owner: "o", Repo: "paged", APIURL: s.APIURL(), Token: token}, []string{"fork-review", "b-prod", "new-one"})
+	if len(errs) > 0 || envs["fork-review"].RequiredReviewers != 1 || !envs["fork-review"].PreventSelfReview || envs["b-prod"].WaitTimer != 30 ||
+		envs["new-one"] != (model.EnvironmentRules{}) || len(envs) != 3 {
+		t.Errorf("agent environments: %+v, %v", envs, errs)
+	}
+	if n := s.Total - before; n != 4 {
+		t.Errorf("%d requests for 3 environments (want the 4 pages of the listing)", n)
+	}
+
+	s.Total = 0
+	r, errs, _ = collect(t, s, "none", nil)
+	if r.Copilot != nil || len(errs) > 0 || s.Requests["o/none"] != 6 {
+		t.Errorf("none: copilot %+v, %v, %d requests (want 6: no variables asked for)", r.Copilot, errs, s.Requests["o/none"])
+	}
+	r, errs, _ = collect(t, s, "noaccess", nil)
+	if r.Copilot != nil || len(errs) != 1 || errs[0].Kind != KindNetwork || !strings.Contains(errs[0].Message, "not read (GitHub answered 403): it needs Actions: read") {
+		t.Errorf("noaccess: copilot %+v, %v", r.Copilot, errs)
+	}
+	envs, errs = Environments(context.Background(), Options{Owner: "o", Repo: "noaccess", APIURL: s.APIURL(), Token: token}, []string{"fork-review"})
+	if len(envs) != 0 || len(errs) != 1 || errs[0].Kind != KindReview || !strings.Contains(errs[0].Message, `environment "fork-review" not read (GitHub answered 403): it needs Actions: read`) {
+		t.Errorf("noaccess environments: %+v, %v", envs, errs)
+	}
+}

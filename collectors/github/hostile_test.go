@@ -41,7 +41,7 @@ func full() *ghtest.Repo {
 // one ending in / is a prefix. "orgs" is ListRepos' organisation listing,
 // "installations" the organisation's app installations.
 var endpoints = []string{"", "rules/branches/main", "rulesets/5", "branches/main", "branches/main/protection",
-	"actions/permissions/workflow", "actions/permissions", "environments/copilot", "environments/copilot/variables",
+	"actions/permissions/workflow", "actions/permissions", "environments", "environments/copilot/variables",
 	"git/trees/main", "git/blobs/", "orgs", "installations"}
 
 // is says whether p (a path below /api/v3/) is endpoint ep.
@@ -231,9 +231,13 @@ func TestNullAnswers(t *testing.T) {
 		{"", `null`, nil, "repository o/full: GitHub answered null"},
 		{"rules/branches/main", `null`, func(r *model.Repository) bool { return r.Review == nil }, "the rules of branch main not read (GitHub answered null)"},
 		{"rules/branches/main", `[null]`, func(r *model.Repository) bool { return r.Review == nil }, "the rules of branch main not read (GitHub's answer is not the JSON expected)"},
-		{"rulesets/5", `null`, func(r *model.Repository) bool { return r.Review != nil && !r.Review.BypassKnown }, ""},
-		{"rulesets/5", `{"id": 5, "name": "main", "rules": [null], "bypass_actors": []}`, func(r *model.Repository) bool { return r.Review != nil && !r.Review.BypassKnown }, ""},
-		{"rulesets/5", `{"id": 5, "name": "main", "bypass_actors": [null]}`, func(r *model.Repository) bool { return r.Review != nil && !r.Review.BypassKnown }, ""},
+		// o/full's ruleset requires a review: who may bypass it decides.
+		{"rulesets/5", `null`, func(r *model.Repository) bool { return r.Review != nil && !r.Review.BypassKnown },
+			"who may bypass the rules of branch main not read (ruleset 5: its answer not read: GitHub answered null): it needs a token that may edit the ruleset"},
+		{"rulesets/5", `{"id": 5, "name": "main", "rules": [null], "bypass_actors": []}`, func(r *model.Repository) bool { return r.Review != nil && !r.Review.BypassKnown },
+			"who may bypass the rules of branch main not read (ruleset 5: its answer not read: GitHub's answer is not the JSON expected)"},
+		{"rulesets/5", `{"id": 5, "name": "main", "bypass_actors": [null]}`, func(r *model.Repository) bool { return r.Review != nil && !r.Review.BypassKnown },
+			`who may bypass the rules of branch main not read (ruleset "main" (5): a bypass actor GitHub's answer does not name)`},
 		{"branches/main", `null`, func(r *model.Repository) bool { return r.Review == nil }, "branch main not read (GitHub answered null)"},
 		{"branches/main/protection", `null`, func(r *model.Repository) bool { return r.Review == nil }, "the branch protection of main not read (GitHub answered null)"},
 		{"actions/permissions/workflow", `null`, func(r *model.Repository) bool {
@@ -242,7 +246,8 @@ func TestNullAnswers(t *testing.T) {
 		{"actions/permissions", `null`, func(r *model.Repository) bool {
 			return r.Actions != nil && r.Actions.AllowedActions == "" && r.Actions.SHAPinningRequired == nil
 		}, "the allowed actions not read (GitHub answered null)"},
-		{"environments/copilot", `null`, func(r *model.Repository) bool { return r.Copilot == nil }, "the copilot environment not read (GitHub answered null)"},
+		{"environments", `null`, func(r *model.Repository) bool { return r.Copilot == nil }, "the copilot environment (the repository's environments) not read (GitHub answered null)"},
+		{"environments", `{"total_count": 2, "environments": [null, {"id": 7}]}`, func(r *model.Repository) bool { return r.Copilot == nil }, ""},
 		{"environments/copilot/variables", `null`, func(r *model.Repository) bool { return r.Copilot == nil }, "the copilot environment's variables not read (GitHub answered null)"},
 		{"environments/copilot/variables", `{"total_count": 1, "variables": [null]}`, func(r *model.Repository) bool { return r.Copilot != nil && r.Copilot.FirewallEnabled }, ""},
 		{"git/trees/main", `null`, nil, "the repository's files were not read: GitHub answered null"},
@@ -318,7 +323,7 @@ func TestSlowBody(t *testing.T) {
 			case <-stop:
 			}
 			return true
-		case "repos/o/full/environments/copilot": // an error of 2 MiB, then stalled
+		case "repos/o/full/environments": // an error of 2 MiB, then stalled
 			w.WriteHeader(500)
 			fmt.Fprint(w, `{"message": "`+strings.Repeat("x", 2<<20))
 			rc.Flush()
@@ -337,7 +342,7 @@ func TestSlowBody(t *testing.T) {
 		t.Errorf("the slow answers took %s", d)
 	}
 	for _, want := range []string{"the default GITHUB_TOKEN permissions not read (the answer did not come in time",
-		"the allowed actions not read (the answer did not come in time", "the copilot environment not read (GitHub answered 500)"} {
+		"the allowed actions not read (the answer did not come in time", "the copilot environment (the repository's environments) not read (GitHub answered 500)"} {
 		if !strings.Contains(msgs, want) {
 			t.Errorf("no %q in\n%s", want, msgs)
 		}
@@ -369,7 +374,7 @@ func TestEndlessBody(t *testing.T) {
 	s := fullServer(t)
 	s.Intercept = func(w http.ResponseWriter, r *http.Request, p string) bool {
 		switch {
-		case p == "repos/o/full/environments/copilot":
+		case p == "repos/o/full/environments":
 			endless(w, 500, `{"message": "`, "x")
 		case p == "repos/o/full/rules/branches/main":
 			endless(w, 200, `[`, `{"type": "deletion", "ruleset_id": 1},`)
@@ -390,7 +395,7 @@ func TestEndlessBody(t *testing.T) {
 		t.Errorf("%d MiB allocated reading the answers", grown>>20)
 	}
 	for _, want := range []string{"the rules of branch main not read (the answer is larger than 262144 bytes",
-		"the copilot environment not read (GitHub answered 500)",
+		"the copilot environment (the repository's environments) not read (GitHub answered 500)",
 		"the repository's files were not read: the answer is larger than 65536 bytes"} {
 		if !strings.Contains(msgs, want) {
 			t.Errorf("no %q in\n%s", want, msgs)

@@ -24,8 +24,10 @@ import (
 	"github.com/sandbox-audit/sandbox-audit/rules"
 )
 
-// orgInFlight bounds the requests of scan --github ORG, and its workers:
-// an audit through the API waits on answers far more than it computes.
+// orgInFlight is --concurrency's default for scan --github ORG: it bounds
+// the requests in flight and the workers alike, since an audit through the
+// API waits on answers far more than it computes. Fewer keeps further from
+// GitHub's secondary rate limits (which the client waits out).
 const orgInFlight = 8
 
 // orgResult is one repository of scan --github ORG.
@@ -48,6 +50,9 @@ func (r orgResult) exit() int {
 
 // checkOrgFlags refuses what has no meaning for a whole organisation.
 func (o *scanOptions) checkOrgFlags(path, containers string) error {
+	if o.concurrency < 1 {
+		return usageError("--concurrency %d: give 1 or more (the repositories audited at once and the most requests to GitHub in flight; default %d)", o.concurrency, orgInFlight)
+	}
 	for _, f := range []struct {
 		set  bool
 		name string
@@ -72,7 +77,7 @@ func (o *scanOptions) runOrg(cmd *cobra.Command, org string) error {
 	if err != nil {
 		return err
 	}
-	gh := github.Options{APIURL: o.githubURL, Token: github.Token(), Cache: cache, Client: github.NewClient(orgInFlight)}
+	gh := github.Options{APIURL: o.githubURL, Token: github.Token(), Cache: cache, Client: github.NewClient(o.concurrency)}
 	targets, err := fleet.GitHubTargets(ctx, gh, org, o.forks, o.archived, o.config)
 	if err != nil {
 		return fmt.Errorf("%w: %v", audit.ErrUsage, err)
@@ -97,7 +102,7 @@ func (o *scanOptions) runOrg(cmd *cobra.Command, org string) error {
 	}
 	var mu sync.Mutex
 	done := 0
-	opt := fleet.Options{Concurrency: orgInFlight, Timeout: 10 * time.Minute, RuleDirs: o.ruleDirs, Version: version.String(), GitHub: gh,
+	opt := fleet.Options{Concurrency: o.concurrency, Timeout: 10 * time.Minute, RuleDirs: o.ruleDirs, Version: version.String(), GitHub: gh,
 		Scan: fleet.ScanFlags{FailOn: o.failOn, Strict: o.strict, Exclude: o.exclude, RuleTimeout: o.ruleTimeout, HelpBase: HelpBase}}
 	err = fleet.Audit(ctx, targets, opt, func(t fleet.Target, rep *reports.Report, err error) {
 		mu.Lock()

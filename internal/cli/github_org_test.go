@@ -293,6 +293,25 @@ func TestScanGitHubAgentApps(t *testing.T) {
 		t.Errorf("installations unreadable: review %+v, errors %v\n%s", st, rep.Errors, all)
 	}
 
+	// An app that can push but not open pull requests (contents: write,
+	// pull_requests: read) merges its change where no pull request is
+	// required, not through a pull request that needs no approval: there
+	// the gap is github-review-not-required's.
+	noApproval := settings(&ghtest.Repo{RulePages: []string{`[{"type": "pull_request", "ruleset_source_type": "Repository", "ruleset_source": "pushonly/noapproval", "ruleset_id": 2,
+		"parameters": {"required_approving_review_count": 0, "dismiss_stale_reviews_on_push": false, "require_code_owner_review": false, "require_last_push_approval": false, "required_review_thread_resolution": false}}]`},
+		Rulesets: map[int64]string{2: `{"id": 2, "name": "pr", "target": "branch", "enforcement": "active", "bypass_actors": []}`}})
+	p := ghtest.New(t, ghToken, map[string]*ghtest.Repo{"pushonly/open": settings(&ghtest.Repo{RulePages: []string{`[]`}}), "pushonly/noapproval": noApproval})
+	p.Installations["pushonly"] = `{"total_count": 1, "installations": [{"id": 21, "app_id": 4321, "app_slug": "cursor", "target_type": "Organization",
+		"repository_selection": "all", "permissions": {"contents": "write", "pull_requests": "read", "metadata": "read"}}]}`
+	rep, _, all = scanGitHub(t, p, "--github", "pushonly/open")
+	if m := rulesOf(rep)[id]; !strings.Contains(m, `the cursor app "cursor" (app 4321) is installed on every repository of pushonly with contents: write, and`) {
+		t.Errorf("push-only app, no pull request required: %s %q\n%s", id, m, all)
+	}
+	rep, _, all = scanGitHub(t, p, "--github", "pushonly/noapproval")
+	if m, ok := rulesOf(rep)[id]; ok || !strings.Contains(rulesOf(rep)["github-review-not-required"], "a pull request needs no approving review") {
+		t.Errorf("push-only app, a pull request needing no approval: %s %q, %v\n%s", id, m, rulesOf(rep), all)
+	}
+
 	// The organisation's installations are read once for all of it.
 	s.Orgs["acme"] = []string{"open", "reviewed", "bypassed"}
 	out, code, stderr := scanOrg(t, s, "--github", "acme", "-f", "json")
@@ -304,5 +323,39 @@ func TestScanGitHubAgentApps(t *testing.T) {
 	scanOrg(t, s, "--github", "acme", "-f", "json")
 	if n := s.OrgRequests["orgs/acme/installations"] - before; n != 1 {
 		t.Errorf("the installations were read %d times for 3 repositories", n)
+	}
+}
+
+// TestScanGitHubOrgConcurrency: --concurrency N bounds the requests in
+// flight to N (the test server counts them, each answer held 5 ms so that
+// they overlap), 8 by default; it must be 1 or more, and only an
+// organisation takes it.
+func TestScanGitHubOrgConcurrency(t *testing.T) {
+	s := orgServer(t)
+	s.Latency = 5 * time.Millisecond
+	for _, n := range []int{1, 3} {
+		s.MaxInFlight = 0
+		out, code, stderr := scanOrg(t, s, "--github", "acme", "-f", "json", "--concurrency", fmt.Sprint(n))
+		var doc orgJSONOut
+		if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 1 || doc.Summary.Repositories != 3 {
+			t.Fatalf("--concurrency %d: exit %d, %+v, %v\n%s", n, code, doc.Summary, err, stderr)
+		}
+		if s.MaxInFlight > n || (n > 1 && s.MaxInFlight < 2) {
+			t.Errorf("--concurrency %d: %d requests in flight at most", n, s.MaxInFlight)
+		}
+	}
+	s.MaxInFlight = 0
+	if _, code, stderr := scanOrg(t, s, "--github", "acme", "-f", "json"); code != 1 || s.MaxInFlight > 8 {
+		t.Errorf("default: exit %d, %d in flight at most (want <= 8)\n%s", code, s.MaxInFlight, stderr)
+	}
+	for _, args := range [][]string{{"--github", "acme", "--concurrency", "0"}, {"--github", "acme", "--concurrency", "-2"}} {
+		if _, code, stderr := scanOrg(t, s, args...); code != 2 || !strings.Contains(stderr, "give 1 or more") {
+			t.Errorf("%v: exit %d\n%s", args, code, stderr)
+		}
+	}
+	for _, args := range [][]string{{"--github", "acme/open", "--concurrency", "4"}, {".", "--concurrency", "4"}} {
+		if _, code, stderr := scanOrg(t, s, args...); code != 2 || !strings.Contains(stderr, "--concurrency needs --github ORG") {
+			t.Errorf("%v: exit %d\n%s", args, code, stderr)
+		}
 	}
 }

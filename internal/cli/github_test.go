@@ -237,7 +237,7 @@ jobs:
 		"o/gated": env(`{"id": 1, "name": "fork-review", "protection_rules": [
 			{"id": 2, "type": "required_reviewers", "prevent_self_review": true, "reviewers": [{"type": "Team", "reviewer": {"id": 9, "slug": "maintainers"}}]}]}`),
 		"o/open":   env(`{"id": 1, "name": "fork-review", "protection_rules": [{"id": 3, "type": "wait_timer", "wait_timer": 5}]}`),
-		"o/unread": env(""),
+		"o/unread": {Files: files, RulePages: []string{`[]`}, EnvironmentsStatus: 403},
 		"o/absent": {Files: files, RulePages: []string{`[]`}, Environments: map[string]string{}},
 	})
 	has := func(rep ghReport, id string) bool {
@@ -314,10 +314,19 @@ func TestScanGitHubCache(t *testing.T) {
 	if d := cmp.Diff(first, second); d != "" || output != firstOutput {
 		t.Errorf("the second scan differs (-first +second):\n%s\n%s", d, cmp.Diff(firstOutput, output))
 	}
-	// The copilot environment's 404 has no ETag: asked again, whole.
-	if s.NotModified != n2-1 || n2 != n1-1 {
-		t.Errorf("second scan: %d requests, %d answered 304 (first %d; want each answer with an ETag a 304, and no blob asked for)", n2, s.NotModified, n1)
+	// Every answer has an ETag (the environments are a listing, not a
+	// 404 for a copilot environment the repository lacks): each a 304.
+	if s.NotModified != n2 || n2 != n1-1 {
+		t.Errorf("second scan: %d requests, %d answered 304 (first %d; want each a 304, and no blob asked for)", n2, s.NotModified, n1)
 	}
+	// A copilot environment created since is seen: the listing changed,
+	// its ETag too. Its variables are asked for now that it exists.
+	open.CopilotVariables = map[string]string{"COPILOT_AGENT_FIREWALL_ENABLED": "false"}
+	created, n := run("--github-cache", cache)
+	if rulesOf(created)["github-copilot-firewall-off"] == "" || n != n2+1 {
+		t.Errorf("a copilot environment created since the cached run: %v, %d requests (want %d)", rulesOf(created), n, n2+1)
+	}
+	open.CopilotVariables = nil
 	open.WorkflowPermissions = `{"default_workflow_permissions": "write", "can_approve_pull_request_reviews": true}`
 	third, _ := run("--github-cache", cache)
 	if rulesOf(third)["github-actions-can-approve"] == "" {
@@ -329,5 +338,38 @@ func TestScanGitHubCache(t *testing.T) {
 	}
 	if _, code, all := scanGitHub(t, s, "--github", "o/r", "--github-cache", cache, "--no-github-cache"); code != 2 || !strings.Contains(all, "give one") {
 		t.Errorf("both flags: exit %d\n%s", code, all)
+	}
+}
+
+// TestScanGitHubHiddenBypass: a ruleset requires a review, but GitHub does
+// not show the token who may bypass it (a token that cannot edit the
+// ruleset): whether the agent can merge its own change is not known, so it
+// is not said, Review is not a pass, and an errors[] entry names what the
+// token needs; the same settings with the list shown pass.
+func TestScanGitHubHiddenBypass(t *testing.T) {
+	files := map[string]string{".github/workflows/claude.yml": agentWorkflow, ".github/CODEOWNERS": "* @o/platform\n"}
+	repo := func(ruleset string) *ghtest.Repo {
+		return &ghtest.Repo{Files: files,
+			RulePages: []string{`[{"type": "pull_request", "ruleset_source_type": "Organization", "ruleset_source": "o", "ruleset_id": 3,
+				"parameters": {"required_approving_review_count": 1, "dismiss_stale_reviews_on_push": true, "require_code_owner_review": true, "require_last_push_approval": true, "required_review_thread_resolution": false}}]`},
+			Rulesets:            map[int64]string{3: ruleset},
+			WorkflowPermissions: `{"default_workflow_permissions": "read", "can_approve_pull_request_reviews": false}`,
+			ActionsPermissions:  `{"enabled": true, "allowed_actions": "selected", "sha_pinning_required": true}`}
+	}
+	s := ghtest.New(t, ghToken, map[string]*ghtest.Repo{
+		"o/hidden": repo(`{"id": 3, "name": "org main", "target": "branch", "source_type": "Organization", "source": "o", "enforcement": "active"}`),
+		"o/shown":  repo(`{"id": 3, "name": "org main", "target": "branch", "source_type": "Organization", "source": "o", "enforcement": "active", "bypass_actors": []}`),
+	})
+	s.Installations["o"] = `{"total_count": 0, "installations": []}`
+	rep, _, all := scanGitHub(t, s, "--github", "o/hidden")
+	if _, ok := rulesOf(rep)["github-agent-can-merge-own-change"]; ok || rep.Properties["review"].Status == "pass" ||
+		!strings.Contains(fmt.Sprint(rep.Errors), "who may bypass the rules of branch main not read (ruleset 3: no bypass list in GitHub's answer") ||
+		!strings.Contains(fmt.Sprint(rep.Errors), "it needs a token that may edit the ruleset") {
+		t.Errorf("hidden: %v, review %+v, errors %v\n%s", rulesOf(rep), rep.Properties["review"], rep.Errors, all)
+	}
+	t.Logf("hidden: review %+v, findings %v", rep.Properties["review"], rulesOf(rep))
+	rep, code, all := scanGitHub(t, s, "--github", "o/shown")
+	if code != 0 || len(rulesOf(rep)) != 0 || rep.Properties["review"].Status != "pass" || len(rep.Errors) != 0 {
+		t.Errorf("shown: exit %d, %v, review %+v, errors %v\n%s", code, rulesOf(rep), rep.Properties["review"], rep.Errors, all)
 	}
 }

@@ -63,6 +63,9 @@ type scanOptions struct {
 	githubCache       ghCacheFlags
 	// forks and archived: with --github ORG, audit those repositories too.
 	forks, archived bool
+	// concurrency: with --github ORG, the repositories audited at once and
+	// the most requests to GitHub in flight.
+	concurrency int
 }
 
 func newScanCmd() *cobra.Command {
@@ -77,7 +80,7 @@ every running one; with a PATH too, a running container of a compose service of 
 checked against its declaration (drift). --github OWNER/REPO reads the repository's
 settings through GitHub's API too (its files as well, without PATH); --github ORG audits
 every repository of the organisation so, one report each, and exits with the worst of
-their exit codes.
+their exit codes, with at most --concurrency requests to GitHub in flight (default 8).
 
 ` + exitHelp,
 		Example: `  sandbox-audit scan .
@@ -121,6 +124,7 @@ their exit codes.
 	f.StringVar(&o.github, "github", "", "also read OWNER/REPO's settings from GitHub (branch rules, Actions settings, CODEOWNERS, the copilot environment) with $GITHUB_TOKEN or $GH_TOKEN; without PATH its configuration files are fetched too. ORG: audit every repository of the organisation so, one report each, exit the worst")
 	f.BoolVar(&o.forks, "forks", false, "with --github ORG: audit its forks too")
 	f.BoolVar(&o.archived, "archived", false, "with --github ORG: audit its archived repositories too")
+	f.IntVar(&o.concurrency, "concurrency", orgInFlight, "with --github ORG: repositories audited at once, and the most requests to GitHub in flight (1 or more)")
 	f.StringVar(&o.githubURL, "github-url", "", "GitHub Enterprise Server's API URL (https://HOST/api/v3/) for --github")
 	o.githubCache.add(f)
 	f.StringArrayVar(&o.labels, "label", nil, "with docker://: only containers with this label, KEY or KEY=VALUE (repeatable)")
@@ -230,6 +234,9 @@ func (o *scanOptions) run(cmd *cobra.Command, path, containers string) error {
 	}
 	if o.forks || o.archived {
 		return usageError("--forks and --archived need --github ORG (an organisation)")
+	}
+	if cmd.Flags().Changed("concurrency") {
+		return usageError("--concurrency needs --github ORG (an organisation): one repository is read one request at a time")
 	}
 	var gho *github.Options
 	if o.github != "" {

@@ -46,9 +46,15 @@ type Repo struct {
 	// CopilotVariables, when not nil, makes a copilot environment with these
 	// variables (name → value).
 	CopilotVariables map[string]string
-	// Environments are other environments, by name: the body GET
-	// environments/NAME answers ("" answers 403); others are 404.
-	Environments map[string]string
+	// Environments are other environments, by name: each one's JSON, as
+	// "list environments" gives it (and GET environments/NAME); others
+	// are 404. EnvironmentsStatus, when not 0, answers the listing (403:
+	// the token lacks Actions: read).
+	Environments       map[string]string
+	EnvironmentsStatus int
+	// EnvironmentsPerPage, when not 0, pages the listing by that many
+	// (GitHub pages it by per_page, at most 100).
+	EnvironmentsPerPage int
 	// Files are the default branch's files (path → content).
 	Files map[string]string
 }
@@ -269,6 +275,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeJSON(w, 200, body)
+	case rest == "environments":
+		s.environments(w, r, repo)
 	case rest == "environments/copilot":
 		if repo.CopilotVariables == nil {
 			notFound(w, "Not Found")
@@ -285,7 +293,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		default:
 			writeJSON(w, 200, body)
 		}
-	case rest == "environments/copilot/variables":
+	case strings.EqualFold(rest, "environments/copilot/variables"):
 		var vs []map[string]string
 		for _, k := range slices.Sorted(maps.Keys(repo.CopilotVariables)) {
 			vs = append(vs, map[string]string{"name": k, "value": repo.CopilotVariables[k]})
@@ -315,6 +323,45 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	default:
 		notFound(w, "Not Found")
 	}
+}
+
+// environments serves one page of "list environments": the copilot
+// environment (with CopilotVariables) and Environments, by name.
+func (s *Server) environments(w http.ResponseWriter, r *http.Request, repo *Repo) {
+	if repo.EnvironmentsStatus != 0 {
+		writeJSON(w, repo.EnvironmentsStatus, `{"message": "Resource not accessible by integration"}`)
+		return
+	}
+	bodies := map[string]string{}
+	if repo.CopilotVariables != nil {
+		bodies["copilot"] = `{"id": 7, "name": "copilot", "protection_rules": []}`
+	}
+	for name, body := range repo.Environments {
+		bodies[name] = body
+	}
+	names := slices.Sorted(maps.Keys(bodies))
+	per, _ := strconv.Atoi(r.URL.Query().Get("per_page"))
+	if per <= 0 || per > 100 {
+		per = 30
+	}
+	if repo.EnvironmentsPerPage > 0 {
+		per = min(per, repo.EnvironmentsPerPage)
+	}
+	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	page = max(page, 1)
+	lo, hi := min((page-1)*per, len(names)), min(page*per, len(names))
+	var items []string
+	for _, n := range names[lo:hi] {
+		items = append(items, bodies[n])
+	}
+	if hi < len(names) {
+		next := *r.URL
+		q := next.Query()
+		q.Set("page", strconv.Itoa(page+1))
+		next.RawQuery = q.Encode()
+		w.Header().Set("Link", fmt.Sprintf(`<%s%s>; rel="next"`, s.Server.URL, next.RequestURI()))
+	}
+	writeJSON(w, 200, fmt.Sprintf(`{"total_count": %d, "environments": [%s]}`, len(names), strings.Join(items, ", ")))
 }
 
 // orgRepos serves one page of an organisation's repositories.

@@ -9,7 +9,10 @@
 #   default branch lets that token's change land with no person's review: no
 #   rule requires a pull request, a pull request needs no approval, GitHub
 #   Actions (or the agent's app) is a bypass actor, or the one required approval may come from a
-#   workflow's own token because Actions may approve pull requests. Whatever
+#   workflow's own token because Actions may approve pull requests. An app's
+#   installation must let it take the way: contents write to push, and pull
+#   requests write too where the change goes through a pull request; an app
+#   that only comments or reviews (contents read) is no writer. Whatever
 #   the agent is talked into writing reaches the default branch unreviewed.
 #   Read from GitHub's API (scan --github); when the token cannot read the
 #   branch's rules the rule stays silent and Reviewed output is unknown.
@@ -38,10 +41,13 @@ deny contains f if {
 # An agent's GitHub App installed on every repository of the owner with
 # contents: write is an agent identity that can write, as a job's token is.
 deny contains f if {
-	some a in github.app_writers
+	some a in github.app_mergers
 	gaps := github.app_gaps(a)
-	count(gaps) > 0
-	f := sa.finding(rego.metadata.chain(), github.repo, sprintf("the %s app %q (%s) is installed on every repository of %s with contents: write, and the %s of %s lets its change land unreviewed: %s", [a.agent, a.slug, _app_id(a), github.repo.owner, github.branch, github.label, concat("; ", sort(gaps))]))
+	f := sa.finding(rego.metadata.chain(), github.repo, sprintf("the %s app %q (%s) is installed on every repository of %s with %s, and the %s of %s lets its change land unreviewed: %s", [a.agent, a.slug, _app_id(a), github.repo.owner, _app_writes(a), github.branch, github.label, concat("; ", sort(gaps))]))
 }
 
 _app_id(a) := sprintf("app %d", [a.app_id])
+
+_app_writes(a) := "contents: write and pull_requests: write" if object.get(a.permissions, "pull_requests", "") == "write"
+
+else := "contents: write"

@@ -57,6 +57,9 @@ test_no_repository_quiet if {
 
 app(slug, id, selection, contents) := {"slug": slug, "app_id": id, "agent": "claude-code", "repositories": selection, "permissions": {"contents": contents, "pull_requests": "write"}, "suspended": false, "own_branches_only": false}
 
+# pushes_only: an app that can push contents but not open pull requests.
+pushes_only(slug, id) := object.union(app(slug, id, "all", "write"), {"permissions": {"contents": "write", "pull_requests": "read"}})
+
 with_apps(review, actions, apps) := {"repository": object.union(repo(review, actions), {"agent_apps": apps})}
 
 test_agent_app_on_unprotected_branch_fires if {
@@ -93,4 +96,30 @@ test_agent_app_selected_or_suspended_or_own_branches_quiet if {
 	count(r.deny) == 0 with input as with_apps(open, {"default_permissions": "read"}, [app("claude", 1, "selected", "write")])
 	count(r.deny) == 0 with input as with_apps(open, {"default_permissions": "read"}, [object.union(app("claude", 1, "all", "write"), {"suspended": true})])
 	count(r.deny) == 0 with input as with_apps(open, {"default_permissions": "read"}, [object.union(app("copilot-swe-agent", 2, "all", "write"), {"own_branches_only": true})])
+}
+
+test_agent_app_message_names_its_write_permissions if {
+	fs := r.deny with input as with_apps({"requires_pull_request": false, "approvals": 0, "bypass": [], "bypass_known": true}, {"default_permissions": "read"}, [pushes_only("cursor", 9)])
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "with contents: write, and the default branch")
+	contains(f.message, "it requires no pull request")
+}
+
+# A pull request that needs no approval, or one a workflow may approve, is
+# a way in for an app only when it can open and merge one.
+test_agent_app_without_pull_requests_write_quiet_where_a_pull_request_is_needed if {
+	no_approval := object.union(strong, {"approvals": 0})
+	count(r.deny) == 0 with input as with_apps(no_approval, {"default_permissions": "read", "can_approve_pull_requests": false}, [pushes_only("cursor", 9)])
+	count(r.deny) == 0 with input as with_apps(strong, {"default_permissions": "read", "can_approve_pull_requests": true}, [pushes_only("cursor", 9)])
+	count(r.deny) == 1 with input as with_apps(no_approval, {"default_permissions": "read", "can_approve_pull_requests": false}, [app("claude", 1, "all", "write")])
+	count(r.deny) == 1 with input as with_apps(strong, {"default_permissions": "read", "can_approve_pull_requests": true}, [app("claude", 1, "all", "write")])
+}
+
+# Pushing past the rules needs contents write alone.
+test_agent_app_without_pull_requests_write_bypass_fires if {
+	fs := r.deny with input as with_apps(object.union(strong, {"bypass": ["Integration 9"]}), {"default_permissions": "read", "can_approve_pull_requests": false}, [pushes_only("cursor", 9)])
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "the app may bypass its rules")
 }

@@ -24,7 +24,7 @@ import data.lib.sa
 deny contains f if {
 	github.any_agent
 	count(github.agent_writers) == 0
-	count(github.app_writers) == 0
+	count(github.app_mergers) == 0
 	count(github.review_gaps) > 0
 	f := sa.finding(rego.metadata.chain(), github.repo, sprintf("%s runs an agent, and its %s lets a change land without a person's review: %s", [github.label, github.branch, concat("; ", sort(github.review_gaps))]))
 }

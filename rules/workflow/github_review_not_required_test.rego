@@ -45,3 +45,11 @@ test_agent_app_is_an_agent if {
 test_agent_app_writer_reported_by_the_other_rule if {
 	count(r.deny) == 0 with input as {"repository": object.union(repo({"requires_pull_request": false, "approvals": 0, "bypass": []}), {"agent_apps": [app("write")]})}
 }
+
+# An app that can push but not open a pull request cannot use a pull
+# request that needs no approval: no writer reports the gap, this rule does.
+test_agent_app_that_cannot_take_the_gap_leaves_it_here if {
+	pusher := object.union(app("write"), {"permissions": {"contents": "write", "pull_requests": "read"}})
+	fs := r.deny with input as {"repository": object.union(repo({"requires_pull_request": true, "approvals": 0, "bypass": []}), {"agent_apps": [pusher]})}
+	count(fs) == 1
+}

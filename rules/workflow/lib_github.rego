@@ -79,10 +79,35 @@ app_writers contains a if {
 }
 
 # app_gaps(a): why a change of app a can reach the default branch
-# without a person's review: the branch's gaps, and the app's own place
-# among the bypass actors (a ruleset's "Integration APP_ID", classic
-# protection's "App SLUG").
-app_gaps(a) := review_gaps | {g | _app_bypass(a); g := "the app may bypass its rules"}
+# without a person's review, as far as its installation's permissions let
+# it take each way (it can write contents: app_writers): the branch's gaps
+# it can use, and its own place among the bypass actors (a ruleset's
+# "Integration APP_ID", classic protection's "App SLUG"). A push straight
+# to the branch (no pull request rule; the app, or GitHub Actions whose
+# workflows its pushes run, a bypass actor) needs contents: write alone; a
+# pull request that needs no approval, or whose one approval a workflow's
+# token may give, must be opened and merged: pull_requests: write too. An
+# app that comments and reviews only (contents: read) is no writer at all.
+app_gaps(a) := {g | some g in review_gaps; _app_takes(a, g)} | {g | _app_bypass(a); g := "the app may bypass its rules"}
+
+# _through_pull_request: the gaps a change takes through a pull request.
+_through_pull_request := {
+	"a pull request needs no approving review",
+	"its one required approval may come from a workflow's token (Actions may approve pull requests)",
+}
+
+_app_takes(a, g) if not g in _through_pull_request
+
+_app_takes(a, g) if {
+	g in _through_pull_request
+	object.get(a.permissions, "pull_requests", "") == "write"
+}
+
+# app_mergers: the agent apps whose change can land unreviewed.
+app_mergers contains a if {
+	some a in app_writers
+	count(app_gaps(a)) > 0
+}
 
 _app_bypass(a) if {
 	some b in review.bypass
