@@ -83,6 +83,7 @@ func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.
 	r.finish()
 	doc.Workloads = append(doc.Workloads, r.w)
 	doc.Credentials = append(doc.Credentials, r.creds...)
+	doc.Agents = append(doc.Agents, r.agents...)
 	return nil
 }
 

@@ -3,6 +3,7 @@ package devcontainer
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -147,5 +148,32 @@ func TestCollectFixtures(t *testing.T) {
 			}
 			checkConsistent(t, tt.path, data, doc)
 		})
+	}
+}
+
+// The Claude Code extension's settings in customizations.vscode.settings:
+// bypass only with its gate, acceptEdits as auto; a misspelt key and a
+// bypass without the gate set nothing.
+func TestVSCodeClaudeExtension(t *testing.T) {
+	for src, want := range map[string]string{
+		`{"image": "x", "customizations": {"vscode": {"settings": {"claudeCode.initialPermissionMode": "bypassPermissions", "claudeCode.allowDangerouslySkipPermissions": true}}}}`:   "bypass bypassPermissions",
+		`{"image": "x", "customizations": {"vscode": {"settings": {"claudeCode.initialPermissionMode": "bypassPermissions"}}}}`:                                                       "",
+		`{"image": "x", "customizations": {"vscode": {"settings": {"claudeCode.initialPermissionMode": "acceptEdits"}}}}`:                                                             "auto acceptEdits",
+		`{"image": "x", "customizations": {"vscode": {"settings": {"claude-code.initialPermissionMode": "bypassPermissions", "claude-code.allowDangerouslySkipPermissions": true}}}}`: "",
+	} {
+		var doc model.Document
+		if err := New().Collect(context.Background(), ".devcontainer/devcontainer.json", []byte(src), &doc); err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		for _, a := range doc.Agents {
+			got = a.ApprovalMode.Value + " " + a.ApprovalRaw.Value
+			if a.Tool != "claude-code" || !strings.Contains(a.Context, "Claude Code extension settings") {
+				t.Errorf("agent %+v", a)
+			}
+		}
+		if got != want {
+			t.Errorf("%s: %q, want %q", src, got, want)
+		}
 	}
 }

@@ -49,6 +49,9 @@ type reader struct {
 	service         string
 	// features keeps each feature's options object, for what they change.
 	featureOpts map[string]*hujson.Value
+	// agents are the agents the container's editor is set up to run
+	// (customizations.vscode.settings of the Claude Code extension).
+	agents []model.Agent
 }
 
 func newReader(file string, ls textpos.Lines, line int) *reader {
@@ -153,6 +156,7 @@ func (r *reader) read(obj *hujson.Object) {
 			r.ports(v)
 		case "customizations":
 			r.codespaces(v)
+			r.vscodeAgent(v)
 		case "remoteUser":
 			r.remoteUser = r.str(v)
 		case "containerUser":
@@ -163,6 +167,57 @@ func (r *reader) read(obj *hujson.Object) {
 			}
 		}
 	}
+}
+
+// vscodeAgent reads the Claude Code extension's settings the devcontainer
+// gives the editor (customizations.vscode.settings, machine settings the
+// extension reads; a workspace's .vscode/settings.json may not set them):
+// claudeCode.initialPermissionMode is the mode every conversation starts
+// in, and bypassPermissions takes effect only with
+// claudeCode.allowDangerouslySkipPermissions true. Other spellings
+// (claude-code.initialPermissionMode) are no setting of the extension.
+func (r *reader) vscodeAgent(v *hujson.Value) {
+	for _, c := range members(v) {
+		if c.name != "vscode" {
+			continue
+		}
+		for _, k := range members(c.val) {
+			if k.name != "settings" {
+				continue
+			}
+			var mode *model.Str
+			gate := false
+			for _, e := range members(k.val) {
+				switch e.name {
+				case "claudeCode.initialPermissionMode":
+					mode = r.str(e.val)
+				case "claudeCode.allowDangerouslySkipPermissions":
+					gate, _ = boolean(e.val)
+				}
+			}
+			if mode == nil {
+				continue
+			}
+			norm, ok := extensionModes[mode.Value]
+			if !ok || norm == "bypass" && !gate {
+				continue
+			}
+			r.agents = append(r.agents, model.Agent{
+				Tool: "claude-code", Scope: "project", Loc: mode.Loc,
+				Context:      "devcontainer " + r.file + " (Claude Code extension settings)",
+				ApprovalRaw:  &model.Str{Value: mode.Value, Loc: mode.Loc},
+				ApprovalMode: &model.Str{Value: norm, Loc: mode.Loc},
+				Speaks:       []string{"review"},
+			})
+		}
+	}
+}
+
+// extensionModes normalizes claudeCode.initialPermissionMode as the CLI's
+// modes are (acceptEdits and auto approve without a person too).
+var extensionModes = map[string]string{
+	"bypassPermissions": "bypass", "acceptEdits": "auto", "autoAcceptEdits": "auto", "auto": "auto",
+	"plan": "plan", "default": "default",
 }
 
 // codespaces reads the repositories a codespace's token may also act on:
