@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/agentcli"
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/shell"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
@@ -82,7 +83,42 @@ func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.
 	if runs, sudo := shell.ScriptsOf(calls); len(runs) > 0 {
 		doc.Scripts = append(doc.Scripts, model.Script{Loc: model.Loc{File: p, Line: 1}, Runs: runs, SudoRuns: sudo})
 	}
+	doc.Agents = append(doc.Agents, scriptAgents(p, calls)...)
 	return nil
+}
+
+// scriptAgents are the agent CLIs a script starts with approval bypassed
+// (claude --dangerously-skip-permissions in a devcontainer's agent loop):
+// an agents[] entry each, at the command, judged like a settings file that
+// sets the mode. A script that starts an agent with its defaults adds
+// nothing: its settings files speak for it.
+func scriptAgents(file string, calls []shell.Call) []model.Agent {
+	var out []model.Agent
+	for _, c := range calls {
+		words := make([]string, len(c.Args))
+		for i, a := range c.Args {
+			words[i] = a.Text
+		}
+		tool, args := agentcli.Command(words)
+		if tool == "" {
+			continue
+		}
+		for _, w := range args {
+			flag, _, _ := strings.Cut(w, "=")
+			if !agentcli.Bypass(tool, flag) {
+				continue
+			}
+			loc := model.Loc{File: file, Line: c.Line}
+			out = append(out, model.Agent{
+				Tool: tool, Scope: "project", Loc: loc, Context: "script " + file,
+				ApprovalRaw:  &model.Str{Value: flag, Loc: loc},
+				ApprovalMode: &model.Str{Value: "bypass", Loc: loc},
+				Speaks:       []string{"review"},
+			})
+			break
+		}
+	}
+	return out
 }
 
 // Analyze reads the packet-filter commands among a script's calls; nil

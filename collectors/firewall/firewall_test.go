@@ -2,6 +2,7 @@ package firewall
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -255,5 +256,35 @@ func TestMalformed(t *testing.T) {
 	}
 	if len(doc.Firewalls) != 0 {
 		t.Errorf("a script that does not parse must add no firewall: %+v", doc.Firewalls)
+	}
+}
+
+// A devcontainer's script that starts an agent with approval bypassed is an
+// agents[] entry at the command; one that starts it with its defaults, or
+// only mentions the flag, adds none.
+func TestScriptAgents(t *testing.T) {
+	src := `#!/bin/bash
+set -e
+while read -r prompt; do
+  claude --dangerously-skip-permissions --print "$prompt"
+done < tasks.txt
+codex exec "fix it"
+echo "use --dangerously-skip-permissions with care"
+gemini --yolo -p "$1"
+`
+	var doc model.Document
+	if err := New().Collect(context.Background(), ".devcontainer/agent-loop.sh", []byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range doc.Agents {
+		got = append(got, fmt.Sprintf("%s %s %d %s", a.Tool, a.ApprovalRaw.Value, a.Line, a.Context))
+	}
+	want := []string{
+		"claude-code --dangerously-skip-permissions 4 script .devcontainer/agent-loop.sh",
+		"gemini --yolo 8 script .devcontainer/agent-loop.sh",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("agents (-want +got):\n%s", diff)
 	}
 }

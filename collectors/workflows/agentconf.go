@@ -10,6 +10,7 @@ import (
 
 	"github.com/sandbox-audit/sandbox-audit/collectors/claude"
 	"github.com/sandbox-audit/sandbox-audit/collectors/gemini"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/agentcli"
 	"github.com/sandbox-audit/sandbox-audit/collectors/mcp"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
@@ -221,8 +222,6 @@ func (c *collector) applyFlags(ctx context.Context, tool string, words []string,
 			if mode, ok := claude.ApprovalMode(raw); ok {
 				setMode(raw, mode, loc)
 			}
-		case "claude-code --dangerously-skip-permissions":
-			setMode(flag, "bypass", loc)
 		case "claude-code --settings":
 			if v := next(); strings.HasPrefix(strings.TrimSpace(v), "{") {
 				c.mergeInline(ctx, v, loc, a)
@@ -253,8 +252,6 @@ func (c *collector) applyFlags(ctx context.Context, tool string, words []string,
 			case "sandbox_workspace_write.network_access":
 				a.NetworkAccess = &model.Bool{Value: v == "true", Loc: loc}
 			}
-		case "gemini -y", "gemini --yolo", "qwen -y", "qwen --yolo":
-			setMode(flag, "bypass", loc)
 		case "gemini --approval-mode", "qwen --approval-mode":
 			raw := next()
 			if mode, ok := gemini.ApprovalMode(raw); ok {
@@ -263,11 +260,10 @@ func (c *collector) applyFlags(ctx context.Context, tool string, words []string,
 		case "gemini -s", "gemini --sandbox", "qwen -s", "qwen --sandbox":
 			on := !hasValue || value != "false"
 			a.SandboxEnabled = &model.Bool{Value: on, Loc: loc}
-		case "aider --yes-always", "aider --yes",
-			"cursor -f", "cursor --force",
-			"copilot --allow-all-tools", "copilot --allow-all", "copilot --yolo",
-			"opencode --auto":
-			setMode(flag, "bypass", loc)
+		default:
+			if tool != "codex" && agentcli.Bypass(tool, flag) {
+				setMode(flag, "bypass", loc)
+			}
 		}
 	}
 }

@@ -187,3 +187,27 @@ func Runs(line string) string {
 	}
 	return ""
 }
+
+// bypassFlags are, per agent CLI, the flags that run every action without
+// a person approving it (Codex's also drop its sandbox).
+var bypassFlags = map[string][]string{
+	"claude-code": {"--dangerously-skip-permissions"},
+	"codex":       {"--dangerously-bypass-approvals-and-sandbox", "--yolo"},
+	"gemini":      {"-y", "--yolo"},
+	"qwen":        {"-y", "--yolo"},
+	"aider":       {"--yes-always", "--yes"},
+	"cursor":      {"-f", "--force"},
+	"copilot":     {"--allow-all-tools", "--allow-all", "--yolo"},
+	"opencode":    {"--auto"},
+}
+
+// Bypass reports whether flag (as written, before any =value) makes tool
+// run every action unapproved.
+func Bypass(tool, flag string) bool {
+	for _, f := range bypassFlags[tool] {
+		if f == flag {
+			return true
+		}
+	}
+	return false
+}
