@@ -140,6 +140,7 @@ func TestPermissionOrder(t *testing.T) {
 		{"agent overrides global", `{"permission": {"bash": "ask"}, "agent": {"build": {"permission": {"bash": "allow"}}}}`, "", []string{"bash"}, nil, nil},
 		{"default_agent picks the agent", `{"default_agent": "safe", "agent": {"build": {"permission": {"bash": "allow"}}, "safe": {"permission": {"bash": "deny"}}}}`, "", nil, nil, []string{"bash"}},
 		{"legacy tools switch", `{"tools": {"bash": false}}`, "", nil, nil, []string{"bash"}},
+		{"tools true leaves the permission", `{"permission": {"bash": "ask"}, "agent": {"build": {"tools": {"bash": true}}}}`, "", nil, []string{"bash"}, nil},
 		{"specific rules only: default stands", `{"permission": {"bash": {"npm test": "allow"}}}`, DefaultMode, []string{"bash(npm test)"}, nil, nil},
 		{"bare command covered by trailing space star", `{"permission": {"bash": {"*": "ask", "git push": "deny", "git push *": "allow"}}}`, "", []string{"bash(git push *)"}, nil, nil},
 		// The last match wins: an ask for every command before an allow does

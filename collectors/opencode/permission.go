@@ -303,19 +303,17 @@ func (r *reader) patterns(v *jsonpos.Value, key string) []rule {
 }
 
 // tools reads the legacy tools switches: "bash": false removes the tool,
-// which OpenCode turns into a deny for every command.
+// which OpenCode turns into a deny for every command; true leaves the
+// tool, and its permission, as they are.
 func (r *reader) tools(v *jsonpos.Value) []rule {
 	if v == nil || v.Kind != jsonpos.Object {
 		return nil
 	}
 	var out []rule
 	for _, m := range v.Members {
-		if (m.Key == "bash" || m.Key == "*") && m.Value.Kind == jsonpos.Bool {
-			action := "allow"
-			if !m.Value.Bool {
-				action = "deny"
-			}
-			out = append(out, rule{pattern: "*", action: action, at: m.Value, all: m.Key == "*"})
+		// true keeps the tool, whose permission decides; false removes it.
+		if (m.Key == "bash" || m.Key == "*") && m.Value.Kind == jsonpos.Bool && !m.Value.Bool {
+			out = append(out, rule{pattern: "*", action: "deny", at: m.Value, all: m.Key == "*"})
 		}
 	}
 	return out

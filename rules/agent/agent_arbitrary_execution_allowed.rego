@@ -89,7 +89,16 @@ build_subcommands := {
 	"python3": {"-m"},
 }
 
-_build_entry(ws) if agent.base(ws[0]) in build_tools
+_build_entry(ws) if {
+	agent.base(ws[0]) in build_tools
+	not _prints_version(ws)
+}
+
+# mvn -version, gradle --version, make --help: the tool prints and exits.
+_prints_version(ws) if {
+	count(ws) == 2
+	ws[1] in {"-v", "-V", "-version", "--version", "version", "-h", "--help", "help"}
+}
 
 _build_entry(ws) if {
 	count(ws) > 1

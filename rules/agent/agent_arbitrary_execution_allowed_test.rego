@@ -210,3 +210,11 @@ test_opencode_build_with_edits_fires if {
 	}]}
 	count(gs) == 0
 }
+
+# A build tool asked for its version or help runs nothing of the repository.
+test_build_tool_version_quiet if {
+	count(agent_arbitrary_execution_allowed.deny) == 0 with input as {"agents": [{
+		"tool": "opencode", "scope": "project", "file": "opencode.json", "line": 1,
+		"allow": [rule("edit"), rule("bash(mvn -version)"), rule("bash(gradle --version)"), rule("bash(make --help)")], "deny": [], "ask": [],
+	}]}
+}
