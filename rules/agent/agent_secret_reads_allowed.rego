@@ -152,7 +152,8 @@ _covered(a, paths) if {
 # auto-approves reads: one finding per settings file, at its first such rule.
 deny contains f if {
 	some a in agent.agents
-	a.tool == "claude-code"
+	a.tool in {"claude-code", "opencode"}
+	not agent.in_workflow(a)
 	not _sandbox_on(a)
 	not _trigger(a)
 	grants := [g |
@@ -186,8 +187,21 @@ _bash_open(a, rule, "kubectl get") := ["the cluster's Secrets"] if {
 
 _bash_open(a, rule, c) := [name |
 	some name, paths in targets
+	_reachable(a, name)
 	not _shell_covered(a, rule, paths)
 ] if not c in {"printenv", "kubectl get", "gh auth token"}
+
+# OpenCode asks before a command touches a path outside the project, unless
+# external_directory is allowed: a reader reaches the project's .env only.
+_reachable(a, name) if a.tool != "opencode"
+
+_reachable(a, ".env") if a.tool == "opencode"
+
+_reachable(a, _) if {
+	a.tool == "opencode"
+	some r in object.get(a, "allow", [])
+	r.value == "external_directory"
+}
 
 _shell_covered(a, rule, paths) if {
 	some p in paths

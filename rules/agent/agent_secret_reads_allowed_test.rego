@@ -214,3 +214,20 @@ test_opencode_reads if {
 		"approval_mode": {"value": "bypass", "file": "opencode.json", "line": 1},
 	}]}
 }
+
+# OpenCode's bash readers: printenv prints the environment; cat reaches the
+# project's .env, and ~/.aws and ~/.ssh only with external_directory allowed.
+test_opencode_bash_readers if {
+	fs := agent_secret_reads_allowed.deny with input as {"agents": [{
+		"tool": "opencode", "scope": "project", "file": "opencode.json", "line": 1,
+		"allow": [{"value": "bash(printenv*)", "file": "opencode.json", "line": 3}, {"value": "bash(cat *)", "file": "opencode.json", "line": 4}],
+	}]}
+	some f in fs
+	contains(f.message, "covers .env, the environment's secrets:")
+	gs := agent_secret_reads_allowed.deny with input as {"agents": [{
+		"tool": "opencode", "scope": "project", "file": "opencode.json", "line": 1,
+		"allow": [{"value": "bash(cat *)", "file": "opencode.json", "line": 4}, {"value": "external_directory", "file": "opencode.json", "line": 5}],
+	}]}
+	some g in gs
+	contains(g.message, ".env, ~/.aws, ~/.ssh")
+}
