@@ -240,11 +240,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if page < len(repo.RulePages) {
-			next := *r.URL
-			q := next.Query()
-			q.Set("page", strconv.Itoa(page+1))
-			next.RawQuery = q.Encode()
-			w.Header().Set("Link", fmt.Sprintf(`<%s%s>; rel="next"`, s.Server.URL, next.RequestURI()))
+			s.nextLink(w, r, page)
 		}
 		writeJSON(w, 200, repo.RulePages[page-1])
 	case strings.HasPrefix(rest, "rulesets/"):
@@ -340,26 +336,17 @@ func (s *Server) environments(w http.ResponseWriter, r *http.Request, repo *Repo
 		bodies[name] = body
 	}
 	names := slices.Sorted(maps.Keys(bodies))
-	per, _ := strconv.Atoi(r.URL.Query().Get("per_page"))
-	if per <= 0 || per > 100 {
-		per = 30
-	}
+	per := perPage(r)
 	if repo.EnvironmentsPerPage > 0 {
 		per = min(per, repo.EnvironmentsPerPage)
 	}
-	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
-	page = max(page, 1)
-	lo, hi := min((page-1)*per, len(names)), min(page*per, len(names))
+	page, lo, hi := window(r, per, len(names))
 	var items []string
 	for _, n := range names[lo:hi] {
 		items = append(items, bodies[n])
 	}
 	if hi < len(names) {
-		next := *r.URL
-		q := next.Query()
-		q.Set("page", strconv.Itoa(page+1))
-		next.RawQuery = q.Encode()
-		w.Header().Set("Link", fmt.Sprintf(`<%s%s>; rel="next"`, s.Server.URL, next.RequestURI()))
+		s.nextLink(w, r, page)
 	}
 	writeJSON(w, 200, fmt.Sprintf(`{"total_count": %d, "environments": [%s]}`, len(names), strings.Join(items, ", ")))
 }
@@ -371,13 +358,8 @@ func (s *Server) orgRepos(w http.ResponseWriter, r *http.Request, org string) {
 		notFound(w, "Not Found")
 		return
 	}
-	per, _ := strconv.Atoi(r.URL.Query().Get("per_page"))
-	if per <= 0 || per > 100 {
-		per = 30
-	}
-	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
-	page = max(page, 1)
-	lo, hi := min((page-1)*per, len(names)), min(page*per, len(names))
+	per := perPage(r)
+	page, lo, hi := window(r, per, len(names))
 	var out []map[string]any
 	for _, n := range names[lo:hi] {
 		repo := s.repos[org+"/"+n]
@@ -389,11 +371,7 @@ func (s *Server) orgRepos(w http.ResponseWriter, r *http.Request, org string) {
 			"default_branch": branch, "archived": repo != nil && repo.Archived, "fork": repo != nil && repo.Fork, "owner": map[string]any{"login": org}})
 	}
 	if hi < len(names) {
-		next := *r.URL
-		q := next.Query()
-		q.Set("page", strconv.Itoa(page+1))
-		next.RawQuery = q.Encode()
-		w.Header().Set("Link", fmt.Sprintf(`<%s%s>; rel="next"`, s.Server.URL, next.RequestURI()))
+		s.nextLink(w, r, page)
 	}
 	b, _ := json.Marshal(out)
 	if out == nil {
@@ -418,4 +396,31 @@ func (r *recorder) Write(b []byte) (int, error) { return r.body.Write(b) }
 func blobSHA(content string) string {
 	h := sha1.Sum([]byte(fmt.Sprintf("blob %d\x00%s", len(content), content)))
 	return hex.EncodeToString(h[:])
+}
+
+// perPage is the page size a request asks for: per_page, 30 when it gives
+// none or more than GitHub's 100.
+func perPage(r *http.Request) int {
+	per, _ := strconv.Atoi(r.URL.Query().Get("per_page"))
+	if per <= 0 || per > 100 {
+		return 30
+	}
+	return per
+}
+
+// window is the page a request asks for (1 when none) and the indices of
+// its items among n, per to a page.
+func window(r *http.Request, per, n int) (page, lo, hi int) {
+	page, _ = strconv.Atoi(r.URL.Query().Get("page"))
+	page = max(page, 1)
+	return page, min((page-1)*per, n), min(page*per, n)
+}
+
+// nextLink sets the Link header GitHub sends when a page follows this one.
+func (s *Server) nextLink(w http.ResponseWriter, r *http.Request, page int) {
+	next := *r.URL
+	q := next.Query()
+	q.Set("page", strconv.Itoa(page+1))
+	next.RawQuery = q.Encode()
+	w.Header().Set("Link", fmt.Sprintf(`<%s%s>; rel="next"`, s.Server.URL, next.RequestURI()))
 }
