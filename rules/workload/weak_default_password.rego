@@ -33,8 +33,14 @@ deny contains f if {
 	some w in wl.judged_workloads
 	some e in w.env
 	object.get(e, "weak", false) == true
-	f := sa.finding(rego.metadata.chain(), e, sprintf("%s sets %s to a guessable password%s", [wl.label(w), e.name, published(w)]))
+	f := sa.finding(rego.metadata.chain(), e, _message(w, e))
 }
+
+# A connection URL is the client's copy of another service's password: the
+# port this service publishes is not where that service listens.
+_message(w, e) := sprintf("%s connects with a guessable password in %s: the service it names takes it from anyone who reaches it", [wl.label(w), e.name]) if {
+	regex.match(`(?i)(_URL|_URI|_DSN)$`, e.name)
+} else := sprintf("%s sets %s to a guessable password%s", [wl.label(w), e.name, published(w)])
 
 published(w) := sprintf(" and publishes port %s", [w.ports[0].value]) if {
 	count(object.get(w, "ports", [])) > 0

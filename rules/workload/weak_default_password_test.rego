@@ -50,3 +50,16 @@ test_not_judged_quiet if {
 		"ports": [{"value": "5432:5432", "file": "c.yml", "line": 8}],
 	}]}
 }
+
+# A connection URL's password is another service's: the app's published
+# port is not named as its exposure.
+test_connection_url_message if {
+	fs := weak_default_password.deny with input as {"workloads": [{
+		"id": "app", "source": "compose", "name": "app", "file": "compose.yaml", "line": 2, "judged": true, "role": "agent",
+		"ports": [{"value": "8080:8080", "file": "compose.yaml", "line": 4}],
+		"env": [{"name": "DATABASE_URL", "weak": true, "file": "compose.yaml", "line": 6}],
+	}]}
+	some f in fs
+	contains(f.message, "connects with a guessable password in DATABASE_URL")
+	not contains(f.message, "publishes")
+}
