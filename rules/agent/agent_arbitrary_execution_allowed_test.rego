@@ -38,6 +38,7 @@ test_interpreters_fire if {
 	fires("Bash(git:*)")
 	fires("Bash(powershell.exe:*)")
 	fires("Bash(sshpass *)")
+	fires("Bash(wmic *)")
 	fires("Bash(C:/Windows/System32/cmd.exe:*)")
 	fires("Bash(npm:*)")
 	fires("Bash(pnpm:*)")

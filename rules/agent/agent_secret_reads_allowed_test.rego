@@ -231,3 +231,23 @@ test_opencode_bash_readers if {
 	some g in gs
 	contains(g.message, ".env, ~/.aws, ~/.ssh")
 }
+
+# Qwen Code takes Claude's Read and Bash rules: a home directory written out
+# and Windows' findstr read credentials as they do for Claude.
+test_qwen_reads if {
+	fs := agent_secret_reads_allowed.deny with input as {"agents": [{
+		"tool": "qwen", "scope": "project", "file": ".qwen/settings.json", "line": 1,
+		"allow": [{"value": "Read(//home/dev/**)", "file": ".qwen/settings.json", "line": 3}],
+	}]}
+	count(fs) == 1
+	gs := agent_secret_reads_allowed.deny with input as {"agents": [{
+		"tool": "qwen", "scope": "project", "file": ".qwen/settings.json", "line": 1,
+		"allow": [{"value": "Bash(findstr *)", "file": ".qwen/settings.json", "line": 3}],
+	}]}
+	count(gs) == 1
+	count(agent_secret_reads_allowed.deny) == 0 with input as {"agents": [{
+		"tool": "qwen", "scope": "project", "file": ".qwen/settings.json", "line": 1,
+		"sandbox_enabled": {"value": true, "file": ".qwen/settings.json", "line": 2},
+		"allow": [{"value": "Read(//home/dev/**)", "file": ".qwen/settings.json", "line": 3}],
+	}]}
+}

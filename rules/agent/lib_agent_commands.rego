@@ -14,6 +14,8 @@ interpreters := {
 	"python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "deno", "bun", "ruby", "irb", "perl", "php",
 	"lua", "luajit", "tclsh", "wish", "expect", "osascript", "Rscript", "julia", "awk", "gawk", "mawk", "nawk",
 	"groovy", "jshell", "scala", "elixir", "erl", "ghci", "swift",
+	# Windows: wmic process call create runs any command line
+	"wmic",
 }
 
 # Wrappers run the command that follows them (and their own options).
@@ -57,6 +59,8 @@ readers := {
 	"base64", "grep", "egrep", "fgrep", "rg", "ag", "ack", "jq", "yq", "cut", "sort", "uniq", "diff", "cp", "sed", "column", "pr", "fold", "rev",
 	# PowerShell's, with their aliases
 	"get-content", "gc", "select-string", "sls", "copy-item", "cpi", "format-hex", "import-csv",
+	# Windows cmd's
+	"findstr",
 }
 
 # _lead(rule) is a cheap test that spares the rules below most allow rules
