@@ -103,10 +103,10 @@ func defaultAgent(root *jsonpos.Value) string {
 // the global permission and tools, then the agent's own (marked own).
 func (r *reader) agentRules(root *jsonpos.Value, name string) []rule {
 	var rules []rule
-	rules = append(rules, r.permission(root.Get("permission"), "permission")...)
+	rules = append(rules, r.toolRules(root.Get("permission"), "bash", "permission")...)
 	rules = append(rules, r.tools(root.Get("tools"))...)
 	if ag := root.Path("agent", name); ag != nil && ag.Kind == jsonpos.Object {
-		own := append(r.permission(ag.Get("permission"), "agent."+name+".permission"), r.tools(ag.Get("tools"))...)
+		own := append(r.toolRules(ag.Get("permission"), "bash", "agent."+name+".permission"), r.tools(ag.Get("tools"))...)
 		for i := range own {
 			own[i].own = true
 		}
@@ -147,7 +147,7 @@ func (r *reader) subagents(root *jsonpos.Value, main model.Agent) []model.Agent 
 func (r *reader) edits(root *jsonpos.Value, name string, a *model.Agent) {
 	var last *rule
 	for _, perm := range []*jsonpos.Value{root.Get("permission"), root.Path("agent", name, "permission")} {
-		for _, x := range catchAll(perm, "edit") {
+		for _, x := range r.catchAll(perm, "edit") {
 			last = &x
 		}
 	}
@@ -177,7 +177,7 @@ func (r *reader) reads(root *jsonpos.Value, name string, a *model.Agent) {
 	perms := []*jsonpos.Value{root.Get("permission"), root.Path("agent", name, "permission")}
 	var ext *rule
 	for _, perm := range perms {
-		for _, x := range catchAll(perm, "external_directory") {
+		for _, x := range r.catchAll(perm, "external_directory") {
 			ext = &x
 		}
 	}
@@ -186,7 +186,7 @@ func (r *reader) reads(root *jsonpos.Value, name string, a *model.Agent) {
 	}
 	var rules []rule
 	for _, perm := range perms {
-		rules = append(rules, toolRules(perm, "read")...)
+		rules = append(rules, r.toolRules(perm, "read", "")...)
 	}
 	for _, p := range []string{".env", "app/.env", ".env.local"} {
 		// OpenCode's defaults come first: "*" allow, "*.env" and
@@ -205,52 +205,16 @@ func (r *reader) reads(root *jsonpos.Value, name string, a *model.Agent) {
 }
 
 // toolRules lists, in order, a permission value's rules for tool: an
-// action for every permission or for the tool (pattern "*"), and the tool's
-// own patterns.
-func toolRules(v *jsonpos.Value, tool string) []rule {
-	if v == nil {
-		return nil
-	}
-	if v.Kind == jsonpos.String && actions[v.Str] {
-		return []rule{{pattern: "*", action: v.Str, at: v}}
-	}
-	var out []rule
-	for _, m := range v.Members {
-		// Permission names match as patterns too ("external_*").
-		if !wildcard(m.Key, tool) {
-			continue
-		}
-		switch {
-		case m.Value.Kind == jsonpos.String && actions[m.Value.Str]:
-			out = append(out, rule{pattern: "*", action: m.Value.Str, at: m.Value})
-		case m.Key != "*" && m.Value.Kind == jsonpos.Object:
-			for _, p := range m.Value.Members {
-				if p.Value.Kind == jsonpos.String && actions[p.Value.Str] {
-					out = append(out, rule{pattern: p.Key, action: p.Value.Str, at: p.Value})
-				}
-			}
+// action for every permission (a bare action, or "*"), and the tool's own
+// action or patterns; permission names match as patterns too
+// ("external_*"). With key (where the value sits) a value of the wrong
+// type is reported; without, it is skipped.
+func (r *reader) toolRules(v *jsonpos.Value, tool, key string) []rule {
+	report := func(at *jsonpos.Value, k, want string) {
+		if key != "" {
+			r.wrongType(at, k, want)
 		}
 	}
-	return out
-}
-
-// catchAll lists, in order, the rules of a permission value that cover
-// every input of tool: an action for every permission or for the tool, and
-// the tool's own "*" pattern.
-func catchAll(v *jsonpos.Value, tool string) []rule {
-	var out []rule
-	for _, x := range toolRules(v, tool) {
-		if x.pattern == "*" {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-// permission reads one permission value: an action for every permission,
-// or an object of permissions ("*" for all) whose values are an action or
-// an object of patterns.
-func (r *reader) permission(v *jsonpos.Value, key string) []rule {
 	if v == nil || v.Kind == jsonpos.Null {
 		return nil
 	}
@@ -259,47 +223,64 @@ func (r *reader) permission(v *jsonpos.Value, key string) []rule {
 		if actions[v.Str] {
 			return []rule{{pattern: "*", action: v.Str, at: v, all: true}}
 		}
-		r.wrongType(v, key, `"allow", "ask" or "deny"`)
+		report(v, key, `"allow", "ask" or "deny"`)
 		return nil
 	case jsonpos.Object:
 	default:
-		r.wrongType(v, key, "an object")
+		report(v, key, "an object")
 		return nil
 	}
 	var out []rule
 	for _, m := range v.Members {
 		switch {
-		case m.Key == "*" && m.Value.Kind == jsonpos.String && actions[m.Value.Str]:
-			out = append(out, rule{pattern: "*", action: m.Value.Str, at: m.Value, all: true})
-		case m.Key != "*" && wildcard(m.Key, "bash"):
-			out = append(out, r.patterns(m.Value, key+"."+m.Key)...)
+		case !wildcard(m.Key, tool):
+		case m.Key == "*":
+			if m.Value.Kind == jsonpos.String && actions[m.Value.Str] {
+				out = append(out, rule{pattern: "*", action: m.Value.Str, at: m.Value, all: true})
+			}
+		default:
+			out = append(out, patterns(m.Value, key+"."+m.Key, report)...)
 		}
 	}
 	return out
 }
 
-func (r *reader) patterns(v *jsonpos.Value, key string) []rule {
+// patterns reads one tool's permission: an action, or an object of
+// patterns to actions.
+func patterns(v *jsonpos.Value, key string, report func(*jsonpos.Value, string, string)) []rule {
 	switch v.Kind {
 	case jsonpos.String:
 		if actions[v.Str] {
 			return []rule{{pattern: "*", action: v.Str, at: v}}
 		}
-		r.wrongType(v, key, `"allow", "ask" or "deny"`)
+		report(v, key, `"allow", "ask" or "deny"`)
 	case jsonpos.Object:
 		var out []rule
 		for _, m := range v.Members {
 			if m.Value.Kind == jsonpos.String && actions[m.Value.Str] {
 				out = append(out, rule{pattern: strings.TrimSpace(m.Key), action: m.Value.Str, at: m.Value})
 			} else {
-				r.wrongType(m.Value, key+"."+m.Key, `"allow", "ask" or "deny"`)
+				report(m.Value, key+"."+m.Key, `"allow", "ask" or "deny"`)
 			}
 		}
 		return out
 	case jsonpos.Null:
 	default:
-		r.wrongType(v, key, "an object")
+		report(v, key, "an object")
 	}
 	return nil
+}
+
+// catchAll lists, in order, the rules of a permission value that cover
+// every input of tool.
+func (r *reader) catchAll(v *jsonpos.Value, tool string) []rule {
+	var out []rule
+	for _, x := range r.toolRules(v, tool, "") {
+		if x.pattern == "*" {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // tools reads the legacy tools switches: "bash": false removes the tool,

@@ -32,7 +32,7 @@ import data.lib.sa
 deny contains f if {
 	some [i, j] in agent.net_allows
 	a := agent.agents[i]
-	a.tool in _shell_agents
+	a.tool in agent.shell_rule_agents
 	not agent.in_workflow(a)
 	not _sandbox_on(a)
 	r := a.allow[j]
@@ -44,7 +44,7 @@ deny contains f if {
 # Bare Bash, Bash(*), PowerShell: every command, curl among them.
 deny contains f if {
 	some a in agent.agents
-	a.tool in _shell_agents
+	a.tool in agent.shell_rule_agents
 	not agent.in_workflow(a)
 	not _sandbox_on(a)
 	some r in object.get(a, "allow", [])
@@ -91,6 +91,3 @@ _sandbox_on(a) if {
 	agent.effective(a, "sandbox_enabled").value == true
 }
 
-# Claude Code, OpenCode, which has no sandbox to confine its bash, and Qwen
-# Code, which takes Claude Code's Bash rules.
-_shell_agents := {"claude-code", "opencode", "qwen"}

@@ -52,7 +52,7 @@ targets := {
 
 deny contains f if {
 	some a in agent.agents
-	a.tool in _claude_rules
+	a.tool in agent.claude_rules
 	not agent.in_workflow(a)
 	not _sandbox_on(a)
 	loc := _trigger(a)
@@ -111,10 +111,6 @@ _opencode_what("external_directory") := "any file outside the project (~/.aws, ~
 
 _opencode_what(v) := ".env files, which OpenCode denies by default" if startswith(v, "read(")
 
-# Claude Code, and Qwen Code, which takes its Read and Bash rules (and whose
-# own sandbox, a container, mounts the project only).
-_claude_rules := {"claude-code", "qwen"}
-
 # A helper rule because OPA evaluates a call inside `not` before negating:
 # `not f(x).value == v` is undefined, not true, when f(x) is undefined.
 _sandbox_on(a) if agent.effective(a, "sandbox_enabled").value == true
@@ -156,7 +152,7 @@ _covered(a, paths) if {
 # auto-approves reads: one finding per settings file, at its first such rule.
 deny contains f if {
 	some a in agent.agents
-	a.tool in _claude_rules | {"opencode"}
+	a.tool in agent.shell_rule_agents
 	not agent.in_workflow(a)
 	not _sandbox_on(a)
 	not _trigger(a)

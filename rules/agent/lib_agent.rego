@@ -88,6 +88,13 @@ _claude_shells := {"Bash", "PowerShell", "bash"}
 
 _prefix_shells := {"run_shell_command", "ShellTool", "Shell", "shell"}
 
+# claude_rules are the agents whose settings take Claude Code's Read and
+# Bash rules (Qwen Code's permissions block); shell_rule_agents adds
+# OpenCode, whose bash rules the collector writes in the same form.
+claude_rules := {"claude-code", "qwen"}
+
+shell_rule_agents := claude_rules | {"opencode"}
+
 # shell_tools are the tools a shell permission rule names.
 shell_tools := _claude_shells | _prefix_shells
 

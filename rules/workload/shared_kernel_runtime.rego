@@ -41,13 +41,13 @@ applies(w) if object.get(w, "source", "") in {"kubernetes", "docker"}
 # devcontainer alone is: the kernel a laptop's Docker shares is its own VM.
 applies(w) if {
 	w.source == "compose"
-	not _devcontainer_compose(w.file)
+	not w.file in devcontainer_compose_files
 }
 
-_devcontainer_compose(file) if {
+# The compose files a devcontainer runs in (worked out once per scan).
+devcontainer_compose_files contains d.file if {
 	some d in object.get(input, "workloads", [])
 	d.source == "compose"
-	d.file == file
 	object.get(d, "devcontainer", "") != ""
 }
 
