@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strings"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/homedir"
@@ -171,6 +172,7 @@ func cliPermissions(p string, root *jsonpos.Value, a *model.Agent, doc *model.Do
 		if !ok || len(elems) != len(v.Elems) {
 			return &collectors.ParseError{Line: v.Line, Err: fmt.Errorf("read %s: permissions.%s: want a list of rules (strings)", path.Base(p), l.key)}
 		}
+		var ignored []model.Str
 		for _, e := range elems {
 			// A token written into a rule is a credential in a
 			// file the agent reads, and is never quoted.
@@ -181,8 +183,48 @@ func cliPermissions(p string, root *jsonpos.Value, a *model.Agent, doc *model.Do
 					Context: "cursor cli permissions." + l.key, Loc: loc(e.Line),
 				})
 			}
+			if !cursorRule(out) {
+				ignored = append(ignored, model.Str{Value: out, Loc: loc(e.Line)})
+				continue
+			}
 			*l.to = append(*l.to, model.Str{Value: out, Loc: loc(e.Line)})
+		}
+		// A rule of another agent's form (Claude Code's Bash(git:*)) is
+		// one the CLI does not read. An allow rule it ignores grants
+		// nothing (the command still asks); a deny rule it ignores is a
+		// protection the author believes in that does not apply.
+		if l.key == "deny" && len(ignored) > 0 {
+			a.UnknownKeys = append(a.UnknownKeys, ignoredRules(l.key, ignored))
+			sortByLine(a.UnknownKeys)
 		}
 	}
 	return nil
+}
+
+// cursorKinds are the permission tokens of the Cursor CLI's reference.
+var cursorKinds = []string{"Shell", "Read", "Write", "WebFetch", "Mcp"}
+
+// cursorRule: the rule is one of the CLI's tokens, Kind(argument).
+func cursorRule(r string) bool {
+	for _, k := range cursorKinds {
+		if strings.HasPrefix(r, k+"(") && strings.HasSuffix(r, ")") {
+			return true
+		}
+	}
+	return false
+}
+
+// ignoredRules names, at the first of them, the rules of a list the CLI
+// does not read (up to three written out).
+func ignoredRules(key string, rs []model.Str) model.Str {
+	names := make([]string, 0, 3)
+	for _, r := range rs[:min(3, len(rs))] {
+		names = append(names, r.Value)
+	}
+	more := ""
+	if len(rs) > 3 {
+		more = fmt.Sprintf(" and %d more", len(rs)-3)
+	}
+	return model.Str{Value: fmt.Sprintf("permissions.%s rules %s%s (the CLI reads %s(…) rules only)", key, strings.Join(names, ", "), more,
+		strings.Join(cursorKinds, "(…), ")), Loc: rs[0].Loc}
 }

@@ -171,3 +171,28 @@ func TestCLIUnreadable(t *testing.T) {
 		t.Errorf("unknown keys (-want +got):\n%s", diff)
 	}
 }
+
+// TestForeignRules: a rule in another agent's form (Claude Code's
+// Bash(python:*)) is not a Cursor CLI rule. Ignored allow rules grant
+// nothing and are dropped; ignored deny rules are named as an unknown
+// setting, at the first of them, since the protection they mean is off.
+func TestForeignRules(t *testing.T) {
+	src := `{
+  "permissions": {
+    "allow": ["Bash(python:*)", "Shell(ls)", "Bash(curl:*)"],
+    "deny": ["Shell(rm)", "Bash(rm -rf /:*)", "Bash(sudo:*)", "Edit(.env)", "Bash(dd:*)"]
+  }
+}`
+	var doc model.Document
+	if err := New().Collect(context.Background(), ".cursor/cli.json", []byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	a := doc.Agents[0]
+	if len(a.Allow) != 1 || a.Allow[0].Value != "Shell(ls)" || len(a.Deny) != 1 || a.Deny[0].Value != "Shell(rm)" {
+		t.Errorf("allow %+v deny %+v; want only the Shell rules", a.Allow, a.Deny)
+	}
+	if len(a.UnknownKeys) != 1 || a.UnknownKeys[0].Line != 4 ||
+		a.UnknownKeys[0].Value != "permissions.deny rules Bash(rm -rf /:*), Bash(sudo:*), Edit(.env) and 1 more (the CLI reads Shell(…), Read(…), Write(…), WebFetch(…), Mcp(…) rules only)" {
+		t.Errorf("unknown keys = %+v", a.UnknownKeys)
+	}
+}

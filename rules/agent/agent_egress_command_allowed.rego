@@ -6,7 +6,8 @@
 #   the Bash sandbox, whose proxy would hold its connections to the allowed
 #   domains, is off; or an OpenCode bash rule does ("curl *": "allow"), which
 #   has no sandbox at all, or a Qwen Code Bash rule, whose sandbox leaves the
-#   network open. Any host is then one unprompted command away: a prompt
+#   network open, or a Cursor CLI Shell rule (Shell(curl)) without a Cursor
+#   sandbox whose network policy denies by default. Any host is then one unprompted command away: a prompt
 #   injection can post the code and every secret the agent reads to a server
 #   of its choice, or fetch a payload, and nobody is asked. A rule for one URL
 #   (Bash(curl http://localhost:3000/healthz)) is not reported, nor one an ask
@@ -49,7 +50,7 @@ deny contains f if {
 	not _sandbox_on(a)
 	some r in object.get(a, "allow", [])
 	is_string(r.value)
-	some t in {"Bash", "PowerShell", "bash"}
+	some t in {"Bash", "PowerShell", "bash", "Shell"}
 	startswith(r.value, t)
 	agent.shell_glob(r.value) == "*"
 	not agent.held_back(a, "curl __sandbox_audit_probe__")
@@ -84,10 +85,17 @@ _client(rule) := prog if {
 	prog in agent.net_clients
 }
 
-# Only Claude Code's sandbox holds connections to allowed domains; Qwen
-# Code's (Gemini CLI's) leaves the network open by default.
+# Only Claude Code's sandbox holds connections to allowed domains, and
+# Cursor's when its network policy denies by default; Qwen Code's (Gemini
+# CLI's) leaves the network open by default.
 _sandbox_on(a) if {
 	a.tool == "claude-code"
 	agent.effective(a, "sandbox_enabled").value == true
+}
+
+_sandbox_on(a) if {
+	a.tool == "cursor"
+	agent.effective(a, "sandbox_enabled").value == true
+	agent.effective(a, "network_default").value == "deny"
 }
 

@@ -84,3 +84,22 @@ test_opencode_fires if {
 test_qwen_fires_with_sandbox if {
 	count(r.deny) == 1 with input as settings(["Bash(curl *)"], {"tool": "qwen", "sandbox_enabled": {"value": true, "file": f, "line": 3}})
 }
+
+cursor(allow, extra) := {"agents": [object.union({
+	"tool": "cursor", "scope": "project", "file": ".cursor/cli.json", "line": 1,
+	"allow": [{"value": v, "file": ".cursor/cli.json", "line": 4 + i} | some i, v in allow],
+}, extra)]}
+
+# The Cursor CLI's Shell rules match by command prefix: Shell(curl) and
+# Shell(**) let curl reach any host unless Cursor's sandbox denies the
+# network by default.
+test_cursor_shell_rules_fire if {
+	count(r.deny) == 1 with input as cursor(["Shell(ls)", "Shell(curl)"], {})
+	count(r.deny) == 1 with input as cursor(["Shell(**)"], {})
+	count(r.deny) == 1 with input as cursor(["Shell(curl)"], {"sandbox_enabled": {"value": true, "file": ".cursor/sandbox.json", "line": 2}})
+	count(r.deny) == 0 with input as cursor(["Shell(curl)"], {
+		"sandbox_enabled": {"value": true, "file": ".cursor/sandbox.json", "line": 2},
+		"network_default": {"value": "deny", "file": ".cursor/sandbox.json", "line": 3},
+	})
+	count(r.deny) == 0 with input as cursor(["Shell(curl)"], {"deny": [{"value": "Shell(curl)", "file": ".cursor/cli.json", "line": 9}]})
+}

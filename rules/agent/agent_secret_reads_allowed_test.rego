@@ -251,3 +251,17 @@ test_qwen_reads if {
 		"allow": [{"value": "Read(//home/dev/**)", "file": ".qwen/settings.json", "line": 3}],
 	}]}
 }
+
+# The Cursor CLI's Shell(cat) runs cat on any path unasked; a Shell deny
+# rule holds it back.
+test_cursor_shell_readers if {
+	count(agent_secret_reads_allowed.deny) == 1 with input as {"agents": [{
+		"tool": "cursor", "scope": "project", "file": ".cursor/cli.json", "line": 1,
+		"allow": [{"value": "Shell(cat)", "file": ".cursor/cli.json", "line": 3}],
+	}]}
+	count(agent_secret_reads_allowed.deny) == 0 with input as {"agents": [{
+		"tool": "cursor", "scope": "project", "file": ".cursor/cli.json", "line": 1,
+		"allow": [{"value": "Shell(cat)", "file": ".cursor/cli.json", "line": 3}],
+		"deny": [{"value": "Shell(cat)", "file": ".cursor/cli.json", "line": 4}],
+	}]}
+}

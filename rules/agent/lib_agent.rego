@@ -90,10 +90,11 @@ _prefix_shells := {"run_shell_command", "ShellTool", "Shell", "shell"}
 
 # claude_rules are the agents whose settings take Claude Code's Read and
 # Bash rules (Qwen Code's permissions block); shell_rule_agents adds
-# OpenCode, whose bash rules the collector writes in the same form.
+# OpenCode, whose bash rules the collector writes in the same form, and the
+# Cursor CLI, whose Shell(cmd) rules match by command prefix.
 claude_rules := {"claude-code", "qwen"}
 
-shell_rule_agents := claude_rules | {"opencode"}
+shell_rule_agents := claude_rules | {"opencode", "cursor"}
 
 # shell_tools are the tools a shell permission rule names.
 shell_tools := _claude_shells | _prefix_shells
