@@ -217,10 +217,13 @@ func TestWeakSecret(t *testing.T) {
 		{"POSTGRES_PASSWORD", "${POSTGRES_PASSWORD}", false},   // operator input
 		{"POSTGRES_PASSWORD", "${POSTGRES_PASSWORD:-}", false}, // no default
 		{"DB_PASSWORD", "xK9#mQ2$vL7pR4wN", false},             // random: a secret, not weak
-		{"POSTGRES_PASSWORD_FILE", "/run/secrets/db", false},   // a file
-		{"POSTGRES_USER", "postgres", false},                   // not a password
-		{"API_KEY", "changeme", false},                         // a key's placeholder: not a password
-		{"DB_PASSWORD", "********", false},                     // a mask
+		{"HOST_PWD", "${HOST_PWD:-$(pwd)}", false},             // the host's working directory
+		{"DB_PWD", "${DB_PWD:-$(cat /run/pw)}", false},         // a command's output, not a literal
+		{"DB_PWD", "${DB_PWD:-dbpwd}", true},
+		{"POSTGRES_PASSWORD_FILE", "/run/secrets/db", false}, // a file
+		{"POSTGRES_USER", "postgres", false},                 // not a password
+		{"API_KEY", "changeme", false},                       // a key's placeholder: not a password
+		{"DB_PASSWORD", "********", false},                   // a mask
 	} {
 		if got := WeakSecret(c.name, c.value); got != c.want {
 			t.Errorf("WeakSecret(%s, %q) = %v, want %v", c.name, c.value, got, c.want)

@@ -68,7 +68,7 @@ func SensitiveName(name string) bool {
 	if len(ws) == 0 || metaWords[ws[len(ws)-1]] {
 		return false
 	}
-	if len(ws) == 1 && (ws[0] == "pwd" || ws[0] == "oldpwd") {
+	if workingDir(ws) {
 		return false
 	}
 	for i, w := range ws {
@@ -84,6 +84,22 @@ func SensitiveName(name string) bool {
 			}
 		}
 		if i+1 < len(ws) && (w == "private" || w == "access" || w == "secret" || w == "api") && ws[i+1] == "key" {
+			return true
+		}
+	}
+	return false
+}
+
+// workingDir: the name is the shell's working directory (PWD, OLDPWD) or
+// one passed on under a qualifier (HOST_PWD, LOCAL_PWD: compose files hand
+// the host's $(pwd) to a container this way), not a password.
+func workingDir(ws []string) bool {
+	switch n := len(ws); {
+	case n == 1:
+		return ws[0] == "pwd" || ws[0] == "oldpwd"
+	case n == 2 && ws[1] == "pwd":
+		switch ws[0] {
+		case "host", "local", "current", "cur", "work", "working", "project", "old", "orig", "initial", "start":
 			return true
 		}
 	}
@@ -227,7 +243,7 @@ var weakParts = []string{
 // (${POSTGRES_PASSWORD:-postgres}) is what runs when nobody sets it.
 func WeakSecret(name, value string) bool {
 	ws := nameWords(name)
-	if len(ws) == 0 || metaWords[ws[len(ws)-1]] {
+	if len(ws) == 0 || metaWords[ws[len(ws)-1]] || workingDir(ws) {
 		return false
 	}
 	secretish := passwordName(name)
@@ -243,8 +259,9 @@ func WeakSecret(name, value string) bool {
 	} else if IsReference(v) || strings.Contains(v, "${") {
 		return false
 	}
-	if v == "" || isURL(v) || strings.HasPrefix(v, "/") || v == "********" || strings.Trim(v, "*x") == "" {
-		return false // nothing, a URL or path, a mask
+	if v == "" || isURL(v) || strings.HasPrefix(v, "/") || v == "********" || strings.Trim(v, "*x") == "" ||
+		strings.HasPrefix(v, "$(") || strings.HasPrefix(v, "`") {
+		return false // nothing, a URL or path, a mask, a command's output
 	}
 	l := strings.ToLower(v)
 	if placeholderWords[l] || lowDiversity(l) || len(v) < 8 || madeOfWeakParts(l) {
