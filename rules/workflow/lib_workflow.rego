@@ -35,6 +35,11 @@ prepares_agent(_, j) if j.runs_agent == true
 
 prepares_agent(w, _) if w.copilot_setup == true
 
+# copilot_setup(w): the workflow is the Copilot coding agent's setup steps.
+# Its permissions block is the setup steps' token only: GitHub gives the
+# agent a token of its own, so what that block grants is not the agent's.
+copilot_setup(w) if w.copilot_setup == true
+
 # perm_loc(w, j) is where the job's token permissions are written: the job's
 # block, else the workflow's, else the job itself (nothing written).
 perm_loc(w, j) := j.permissions if is_object(j.permissions)

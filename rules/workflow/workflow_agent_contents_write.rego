@@ -8,7 +8,10 @@
 #   requests need this scope; the protection must then come from rulesets on
 #   the branches that matter. With scan --github, a default branch whose
 #   settings require a person's review that no bypass actor can skip quiets
-#   this rule (github-agent-can-merge-own-change judges the pair).
+#   this rule (github-agent-can-merge-own-change judges the pair). The
+#   Copilot coding agent's copilot-setup-steps are not judged here: their
+#   permissions are the setup steps' token, and the agent gets its own
+#   (a token the setup steps leave behind is workflow-checkout-persists-credentials').
 # related_resources:
 #   - ref: https://docs.github.com/en/actions/security-for-github-actions/security-guides/automatic-token-authentication
 #     description: GitHub — GITHUB_TOKEN permissions
@@ -32,6 +35,7 @@ deny contains f if {
 	some j in workflow.jobs(w)
 	workflow.agent_job(w, j)
 	"contents" in object.get(j, "effective_write", [])
+	not workflow.copilot_setup(w)
 	not github.reviewed_default
 	f := sa.finding(rego.metadata.chain(), workflow.perm_loc(w, j), sprintf("%s runs an agent with a token that can write contents: it can push to any unprotected branch, the default branch included", [workflow.job_label(w, j)]))
 }

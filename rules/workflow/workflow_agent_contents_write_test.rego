@@ -60,3 +60,13 @@ test_actions_settings_unknown_not_reviewed if {
 	repo := {"owner": "o", "name": "r", "default_branch": "main", "file": "github/o/r", "line": 1, "review": {"requires_pull_request": true, "approvals": 1, "dismiss_stale": true, "bypass": [], "bypass_known": true}}
 	count(workflow_agent_contents_write.deny) == 1 with input as {"workflows": [{"name": "Claude", "file": wf, "line": 1, "runs_agent": true, "jobs": [j]}], "repository": repo}
 }
+
+# copilot-setup-steps: its permissions are the setup steps' token; the
+# Copilot coding agent gets a token of its own.
+test_copilot_setup_quiet if {
+	count(workflow_agent_contents_write.deny) == 0 with input as {"workflows": [{
+		"name": "Copilot Setup Steps", "file": ".github/workflows/copilot-setup-steps.yml", "line": 1, "runs_agent": true, "copilot_setup": true,
+		"permissions": {"all": "", "scopes": {"contents": "write"}, "file": ".github/workflows/copilot-setup-steps.yml", "line": 5},
+		"jobs": [{"id": "copilot-setup-steps", "file": ".github/workflows/copilot-setup-steps.yml", "line": 9, "runs_agent": true, "effective_write": ["contents"]}],
+	}]}
+}

@@ -28,5 +28,6 @@ deny contains f if {
 	some j in workflow.jobs(w)
 	workflow.agent_job(w, j)
 	"default" in object.get(j, "effective_write", [])
+	not workflow.copilot_setup(w)
 	f := sa.finding(rego.metadata.chain(), j, sprintf("%s runs an agent and no permissions block limits its token: it gets the repository default, which is read and write on older repositories and organisations", [workflow.job_label(w, j)]))
 }

@@ -38,3 +38,10 @@ test_non_agent_job_quiet if {
 test_empty_input_quiet if {
 	count(workflow_token_default_permissions.deny) == 0 with input as {}
 }
+
+test_copilot_setup_quiet if {
+	count(workflow_token_default_permissions.deny) == 0 with input as {"workflows": [{
+		"name": "Copilot Setup Steps", "file": ".github/workflows/copilot-setup-steps.yml", "line": 1, "runs_agent": true, "copilot_setup": true,
+		"jobs": [{"id": "copilot-setup-steps", "file": ".github/workflows/copilot-setup-steps.yml", "line": 9, "runs_agent": true, "effective_write": ["default"]}],
+	}]}
+}
