@@ -600,6 +600,18 @@ func unread(d *model.Document, errs []model.Error) []policies.Unread {
 			out = append(out, policies.Unread{Source: ref, Kind: "firewall"})
 		}
 	}
+	// An egress control of a judged workload that could not be evaluated,
+	// with nothing verified beside it (egress-unverified alone reports
+	// it): what it lets out is not known, so network is not known either.
+	for _, w := range d.Workloads {
+		if e := w.Egress; w.Judged && e != nil && !e.Restricted && len(e.Unverified) > 0 && e.Script == nil {
+			src := fmt.Sprintf("%s:%d (egress control of %s: %s)", e.File, e.Line, w.Name, e.By)
+			if !seen[src] {
+				seen[src] = true
+				out = append(out, policies.Unread{Source: src, Kind: "firewall"})
+			}
+		}
+	}
 	if d.Live != nil {
 		if why := liveNetworkUndecided(d.Live); why != "" {
 			out = append(out, policies.Unread{Source: "live/network: " + why, Kind: "live:network"})

@@ -92,6 +92,15 @@ func TestUnreadFilesNeverPass(t *testing.T) {
 			status: map[string]string{"disposable": "unknown", "network": "unknown", "credentials": "unknown", "review": "unknown"},
 			unread: []string{".claude/settings.json"}, errKind: "claude", errProp: []string{"disposable", "network", "credentials", "review"},
 		}},
+		{"egress only through a proxy variable and a firewall in the image", func(t *testing.T, root string) {
+			put(t, root, "sandbox/compose.yaml", "services:\n  proxy:\n    image: mitm\n  agent:\n    image: a@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n"+
+				"    user: \"1000:1000\"\n    read_only: true\n    runtime: runsc\n    security_opt: [no-new-privileges:true]\n    cap_drop: [ALL]\n    cap_add: [NET_ADMIN]\n    environment:\n      - HTTPS_PROXY=http://proxy:8080\n")
+		}, want{
+			// what the image's firewall lets out is not known: network is
+			// unknown, never a pass on an egress-unverified note
+			status: map[string]string{"disposable": "pass", "network": "unknown", "credentials": "pass", "review": "unknown"},
+			unread: []string{"sandbox/compose.yaml:13 (egress control of agent: HTTP(S)_PROXY to compose service proxy)"},
+		}},
 		{"git config broken after a clean section: partial, speaks to credentials only", func(t *testing.T, root string) {
 			put(t, root, "ci.gitconfig", "[core]\n\tbare = false\n[credential\n")
 		}, want{

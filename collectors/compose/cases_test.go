@@ -402,3 +402,36 @@ func TestDevConnectionURLs(t *testing.T) {
 		t.Errorf("credentials = %+v, want the strong password only", doc.Credentials)
 	}
 }
+
+// TestProxyEnvWithFirewallCapability: a service that sends HTTP(S) to a
+// proxy service of the file through the environment and keeps NET_ADMIN
+// (the shape of a sandbox whose image programs its own firewall) has an
+// egress control the files cannot verify; without NET_ADMIN, or with a
+// proxy that is no service of the file, the variable restricts nothing.
+func TestProxyEnvWithFirewallCapability(t *testing.T) {
+	egress := func(src string) *model.Egress {
+		t.Helper()
+		var doc model.Document
+		if err := New().Collect(context.Background(), f, []byte(src), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range doc.Workloads {
+			if w.Name == "agent" {
+				return w.Egress
+			}
+		}
+		t.Fatal("no agent service")
+		return nil
+	}
+	const proxy = "services:\n  proxy: {image: mitm}\n  agent:\n    image: a\n    environment:\n      - HTTPS_PROXY=http://proxy:8080\n"
+	e := egress(proxy + "    cap_add: [NET_ADMIN]\n")
+	if e == nil || e.Restricted || e.By != "HTTP(S)_PROXY to compose service proxy" || len(e.Unverified) != 1 || e.Line != 6 {
+		t.Errorf("proxy and NET_ADMIN: egress = %+v", e)
+	}
+	if e := egress(proxy); e != nil {
+		t.Errorf("proxy without NET_ADMIN: egress = %+v, want none", e)
+	}
+	if e := egress(strings.Replace(proxy, "proxy:8080", "corp-proxy.example:8080", 1) + "    cap_add: [NET_ADMIN]\n"); e != nil {
+		t.Errorf("a proxy outside the file: egress = %+v, want none", e)
+	}
+}

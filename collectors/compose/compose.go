@@ -123,6 +123,10 @@ func collectDoc(file string, top *yaml.Node, doc *model.Document) []*collectors.
 		return []*collectors.ParseError{{Line: services.Line, Err: fmt.Errorf("services is %s, not a mapping", kindName(services))}}
 	}
 	var bad []*collectors.ParseError
+	names := map[string]bool{}
+	for _, e := range mapping(services) {
+		names[e.key.Value] = true
+	}
 	for _, e := range mapping(services) {
 		name := e.key.Value
 		if strings.HasPrefix(name, "x-") {
@@ -134,7 +138,7 @@ func collectDoc(file string, top *yaml.Node, doc *model.Document) []*collectors.
 		}
 		s := newService(file, name, e.key.Line)
 		s.read(mapping(e.val))
-		s.egress(internal)
+		s.egress(internal, names)
 		doc.Workloads = append(doc.Workloads, s.w)
 		doc.Credentials = append(doc.Credentials, s.creds...)
 	}

@@ -91,6 +91,12 @@ func (s *service) envVar(name, value string, hasValue bool, loc model.Loc) {
 	ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveEnv(name, value, hasValue), Loc: loc}
 	if hasValue {
 		ev.Switch = agentcli.EnvSwitch(name, value)
+		switch strings.ToUpper(name) {
+		case "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY":
+			if u, err := url.Parse(strings.TrimSpace(value)); err == nil && s.proxy == "" {
+				s.proxy, s.proxyAt = u.Hostname(), loc
+			}
+		}
 	}
 	switch {
 	case !hasValue:

@@ -19,6 +19,9 @@ type service struct {
 	networks    []string
 	networksSet bool
 	networksAt  int
+	// proxy is the host HTTP(S)_PROXY names, and where.
+	proxy   string
+	proxyAt model.Loc
 }
 
 func newService(file, name string, line int) *service {
@@ -164,8 +167,23 @@ func (s *service) readNetworks(e entry) {
 }
 
 // egress is restricted when the service has no network at all or joins
-// only networks declared internal (no route out of the host).
-func (s *service) egress(internal map[string]model.Loc) {
+// only networks declared internal (no route out of the host). A service
+// that sends its traffic to a proxy service of the same file through
+// HTTP(S)_PROXY and keeps NET_ADMIN, as a container that programs its own
+// firewall at start does, has a control the files cannot verify: the
+// variable binds only the clients that honour it, and the firewall that
+// would force the rest through the proxy is in the image.
+func (s *service) egress(internal map[string]model.Loc, services map[string]bool) {
+	defer func() {
+		if s.w.Egress == nil && services[s.proxy] && s.proxy != s.w.Name && s.capAdded("NET_ADMIN") {
+			s.w.Egress = &model.Egress{
+				By: "HTTP(S)_PROXY to compose service " + s.proxy,
+				Unverified: []string{"the service sends HTTP(S) to the proxy service " + s.proxy +
+					" through environment variables, which a process may ignore, and keeps NET_ADMIN, as a container that programs its own firewall at start does; that firewall is in the image, not among the files read"},
+				Loc: s.proxyAt,
+			}
+		}
+	}()
 	if m := s.w.NetworkMode; m != nil {
 		if m.Value == "none" {
 			s.w.Egress = &model.Egress{Restricted: true, By: "network_mode: none", Loc: m.Loc}
@@ -209,4 +227,14 @@ func (s *service) labels(n *yaml.Node) {
 	if len(out) > 0 {
 		s.w.Labels = out
 	}
+}
+
+// capAdded: the service adds the capability (or ALL).
+func (s *service) capAdded(c string) bool {
+	for _, x := range s.w.CapAdd {
+		if x.Value == c || x.Value == "ALL" {
+			return true
+		}
+	}
+	return false
 }

@@ -7,8 +7,8 @@
 #   domains, is off; or an OpenCode bash rule does ("curl *": "allow"), which
 #   has no sandbox at all, or a Qwen Code Bash rule, whose sandbox leaves the
 #   network open, or a Cursor CLI Shell rule (Shell(curl)) without a Cursor
-#   sandbox whose network policy denies by default. Any host is then one unprompted command away: a prompt
-#   injection can post the code and every secret the agent reads to a server
+#   sandbox whose network policy denies by default. Any host is then one
+#   unprompted command away: a prompt injection can post the code and every secret the agent reads to a server
 #   of its choice, or fetch a payload, and nobody is asked. A rule for one URL
 #   (Bash(curl http://localhost:3000/healthz)) is not reported, nor one an ask
 #   or deny rule holds back. Bare Bash and Bash(*) grant every command, the

@@ -11,8 +11,11 @@
 #   but not evaluated (GKE FQDNNetworkPolicy, OVN EgressFirewall, OpenShift
 #   EgressNetworkPolicy, AdminNetworkPolicy, Antrea policies), or a firewall
 #   script a command runs that is not among the files read (the network
-#   property is then unknown: what the script does is not known). The network
-#   property is judged on the part that could be verified; check the rest
+#   property is then unknown: what the script does is not known), or a
+#   compose service that sends HTTP(S) to a proxy service through
+#   HTTP(S)_PROXY and keeps NET_ADMIN for a firewall its image programs. The
+#   network property is judged on the part that could be verified, and is
+#   unknown when nothing beside the control was; check the rest
 #   against the running cluster (kubectl get ciliumnetworkpolicies,networkpolicies
 #   -A, calicoctl).
 # related_resources:
