@@ -119,10 +119,11 @@ _build_entry(ws) if {
 # claude-code-action, whose edit tools are allowed by default.
 _edits_unasked(a) := "approval mode accepts edits" if {
 	agent.effective(a, "approval_mode").value == "auto"
-} else := sprintf("%s is allowed", [e]) if {
-	some b in agent.peers(a)
-	some e in [r.value | some r in object.get(b, "allow", []); is_string(r.value)]
-	_edit_everything(e)
+} else := sprintf("%s is allowed", [es[0]]) if {
+	# the first such rule: several (Edit and MultiEdit) must not give a
+	# function two values
+	es := [e | some b in agent.peers(a); some r in object.get(b, "allow", []); e := r.value; is_string(e); _edit_everything(e)]
+	count(es) > 0
 } else := "claude-code-action allows its edit tools by default" if {
 	agent.in_workflow(a)
 	a.tool == "claude-code"

@@ -219,3 +219,13 @@ test_build_tool_version_quiet if {
 		"allow": [rule("edit"), rule("bash(mvn -version)"), rule("bash(gradle --version)"), rule("bash(make --help)")], "deny": [], "ask": [],
 	}]}
 }
+
+# Two edit tools allowed (Edit and MultiEdit) beside a build entry point:
+# one finding, naming the first, and no conflicting values (a held-out
+# settings file stopped the whole scan with eval_conflict_error).
+test_two_edit_tools_one_reason if {
+	fs := agent_arbitrary_execution_allowed.deny with input as claude(["Edit", "MultiEdit", "Bash(npm run test)"], [])
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "Edit is allowed")
+}

@@ -66,13 +66,16 @@ sets(a, key) if {
 # it takes the top-level value of the same file. Undefined when neither does.
 setting(a, key) := a[key] if is_object(a[key])
 
-else := b[key] if {
+else := tops[0][key] if {
 	object.get(a, "profile", "") != ""
-	some b in agents
-	object.get(b, "tool", "") == object.get(a, "tool", "")
-	object.get(b, "file", "") == object.get(a, "file", "")
-	object.get(b, "profile", "") == ""
-	is_object(b[key])
+	tops := [b |
+		some b in agents
+		object.get(b, "tool", "") == object.get(a, "tool", "")
+		object.get(b, "file", "") == object.get(a, "file", "")
+		object.get(b, "profile", "") == ""
+		is_object(b[key])
+	]
+	count(tops) > 0
 }
 
 # --- shell permission rules ---------------------------------------------------

@@ -44,11 +44,14 @@ contained(w) := "its egress is restricted" if object.get(w, ["egress", "restrict
 
 else := "a firewall script is meant to restrict its egress" if object.get(w, ["egress", "script_unverified"], false) == true
 
-else := sprintf("a command runs the agent with %s", [flag]) if {
-	some c in object.get(w, "commands", [])
-	regex.match(unattended_re, object.get(c, "text", ""))
-	some flag in unattended_flags
-	contains(c.text, flag)
+else := sprintf("a command runs the agent with %s", [flags[0]]) if {
+	flags := [flag |
+		some c in object.get(w, "commands", [])
+		regex.match(unattended_re, object.get(c, "text", ""))
+		some flag in unattended_flags
+		contains(c.text, flag)
+	]
+	count(flags) > 0
 }
 
 unattended_re := concat("|", [regex.replace(f, `[.*+?()|\[\]{}^$\\]`, `\$0`) | some f in unattended_flags])

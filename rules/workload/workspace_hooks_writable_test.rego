@@ -80,3 +80,15 @@ test_compose_devcontainer_left_to_its_service if {
 	d := dev({"egress": fw, "compose": {"files": ["compose.yml"], "service": "app", "resolved": true}})
 	count(workspace_hooks_writable.deny) == 0 with input as {"workloads": [d]}
 }
+
+# Two unattended flags in the commands name the first; no conflicting values.
+test_two_unattended_flags if {
+	w := dev({"commands": [
+		{"phase": "postStart", "text": "codex --dangerously-bypass-approvals-and-sandbox exec x"},
+		{"phase": "postAttach", "text": "claude --dangerously-skip-permissions -p 'x'"},
+	]})
+	fs := workspace_hooks_writable.deny with input as {"workloads": [w]}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "a command runs the agent with --dangerously-bypass-approvals-and-sandbox")
+}
