@@ -578,8 +578,9 @@ type Job struct {
 	AutoMerge      []Str       `json:"auto_merge"` // steps that enable/perform merges
 	Pushes         []Str       `json:"pushes"`     // run steps that git push
 	// OpensPR are the steps that open a pull request (gh pr create,
-	// peter-evans/create-pull-request): pushes then go to a branch a
-	// person reviews.
+	// peter-evans/create-pull-request, a github-script's pulls.create) or
+	// check one out to work on (gh pr checkout): pushes then go to a
+	// branch a person reviews.
 	OpensPR        []Str    `json:"opens_pr"`
 	TimeoutMinutes *Int     `json:"timeout_minutes,omitempty"`
 	Env            []EnvVar `json:"env"`

@@ -316,3 +316,22 @@ func TestClaudeActionAllowedToolsByVersion(t *testing.T) {
 		}
 	}
 }
+
+// An agent's own login file, written by an earlier step from a secret
+// (CODEX_AUTH_JSON_B64 into ~/.codex/auth.json, GEMINI_OAUTH_CREDS), is its
+// model credential; OpenCode's Zen key too. Another agent's login is not.
+func TestLoginFileIsModelKey(t *testing.T) {
+	for _, c := range []struct {
+		tool, name string
+		want       bool
+	}{
+		{"codex", "CODEX_AUTH_JSON", true}, {"codex", "CODEX_AUTH_JSON_B64", true},
+		{"gemini", "GEMINI_OAUTH_CREDS", true}, {"claude-code", "CLAUDE_CREDENTIALS_JSON", true},
+		{"opencode", "OPENCODE_API_KEY", true},
+		{"claude-code", "CODEX_AUTH_JSON", false}, {"codex", "DEPLOY_KEY_JSON", false},
+	} {
+		if got := isModelKey(c.tool, model.AgentSecret{Name: c.name, Via: "file"}, false); got != c.want {
+			t.Errorf("%s %s: model key %v, want %v", c.tool, c.name, got, c.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -34,7 +35,18 @@ var modelEnv = map[string][]string{
 	// OpenHands reads its model's key as LLM_API_KEY.
 	"openhands": {"LLM_API_KEY", "OPENROUTER_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY"},
 	"*": {"OPENROUTER_API_KEY", "DEEPSEEK_API_KEY", "MISTRAL_API_KEY", "GROQ_API_KEY", "XAI_API_KEY",
-		"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "AZURE_OPENAI_API_KEY"},
+		"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "AZURE_OPENAI_API_KEY", "OPENCODE_API_KEY"},
+}
+
+// modelLogins are, per agent, the names workflows give the agent's own
+// login file (Codex's ~/.codex/auth.json of a ChatGPT sign-in, Gemini CLI's
+// oauth_creds.json, Claude Code's .credentials.json), which an earlier step
+// writes where the agent reads it: the model credential, as an API key is.
+// Names are compared without an encoding suffix (_B64, _BASE64, _JSON).
+var modelLogins = map[string][]string{
+	"claude-code": {"CLAUDE_CREDENTIALS", "CLAUDE_CODE_CREDENTIALS", "CLAUDE_CREDENTIALS_JSON"},
+	"codex":       {"CODEX_AUTH", "CODEX_AUTH_JSON", "CODEX_AUTH_FILE"},
+	"gemini":      {"GEMINI_OAUTH_CREDS", "GEMINI_OAUTH_CREDENTIALS", "GEMINI_CREDENTIALS"},
 }
 
 // modelEnvOf says whether name is a model credential variable of tool.
@@ -43,12 +55,14 @@ func modelEnvOf(tool, name string) bool {
 	if !ok {
 		list = modelEnv["*"]
 	}
-	for _, n := range list {
-		if n == name {
-			return true
-		}
+	if slices.Contains(list, name) {
+		return true
 	}
-	return false
+	base := name
+	for _, suf := range []string{"_B64", "_BASE64", "_JSON"} {
+		base = strings.TrimSuffix(base, suf)
+	}
+	return slices.Contains(modelLogins[tool], base) || slices.Contains(modelLogins[tool], name)
 }
 
 // cloudModelEnv are the cloud credentials Claude Code calls Bedrock or

@@ -82,7 +82,7 @@ func (c *collector) command(words []string, line int, j *model.Job) {
 			j.Pushes = append(j.Pushes, model.Str{Value: text, Loc: loc})
 		}
 	case "gh":
-		if args := words[i+1:]; len(args) >= 2 && args[0] == "pr" && args[1] == "create" {
+		if args := words[i+1:]; len(args) >= 2 && args[0] == "pr" && (args[1] == "create" || args[1] == "checkout") {
 			j.OpensPR = append(j.OpensPR, model.Str{Value: text, Loc: loc})
 		}
 		if ghMerges(words[i+1:]) {

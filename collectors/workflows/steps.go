@@ -62,6 +62,9 @@ func (c *collector) step(s *yaml.Node, j *model.Job, ctx string, agentIDs map[st
 					if scriptMergeRE.MatchString(line) {
 						j.AutoMerge = append(j.AutoMerge, model.Str{Value: uses.Value + ": " + strings.TrimSpace(secrets.Redact(line)), Loc: c.loc(lineOf(script, i))})
 					}
+					if scriptPullRE.MatchString(line) {
+						j.OpensPR = append(j.OpensPR, model.Str{Value: uses.Value + ": " + strings.TrimSpace(secrets.Redact(line)), Loc: c.loc(lineOf(script, i))})
+					}
 				}
 			}
 		}
@@ -100,6 +103,9 @@ func expandEnv(v string, envs ...*yaml.Node) string {
 
 // scriptMergeRE finds merges and approvals made through the REST or
 // GraphQL API in actions/github-script.
+// scriptPullRE: a github-script that opens a pull request (REST or GraphQL).
+var scriptPullRE = regexp.MustCompile(`pulls\.create\(|createPullRequest\b`)
+
 var scriptMergeRE = regexp.MustCompile(`pulls\.merge\b|enablePullRequestAutoMerge|mergePullRequest|event:\s*['"]APPROVE['"]`)
 
 // agentStep reads an agent action's inputs.

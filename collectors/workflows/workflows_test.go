@@ -421,9 +421,12 @@ func TestJobEnvironment(t *testing.T) {
 }
 
 // A job that opens a pull request records where: gh pr create in a run
-// step, or a pull-request action.
+// step, a pull-request action, a github-script calling pulls.create, or
+// gh pr checkout (the job works on that pull request's branch).
 func TestOpensPR(t *testing.T) {
-	src := "on: push\njobs:\n  a:\n    steps:\n      - run: claude -p fix\n      - run: git push -u origin \"$B\" && gh pr create --fill\n      - uses: peter-evans/create-pull-request@v7\n      - run: gh pr list\n"
+	src := "on: push\njobs:\n  a:\n    steps:\n      - run: claude -p fix\n      - run: git push -u origin \"$B\" && gh pr create --fill\n      - uses: peter-evans/create-pull-request@v7\n      - run: gh pr list\n" +
+		"      - uses: actions/github-script@v7\n        with:\n          script: |\n            const pulls = await github.rest.pulls.list({})\n            await github.rest.pulls.create({head: b})\n" +
+		"      - run: gh pr checkout \"$N\"\n"
 	doc, err := collect(t, src)
 	if err != nil {
 		t.Fatal(err)
@@ -433,7 +436,7 @@ func TestOpensPR(t *testing.T) {
 	for _, s := range j.OpensPR {
 		lines = append(lines, s.Line)
 	}
-	if diff := cmp.Diff([]int{6, 7}, lines); diff != "" || len(j.Pushes) != 1 {
+	if diff := cmp.Diff([]int{6, 7, 13, 14}, lines); diff != "" || len(j.Pushes) != 1 {
 		t.Errorf("opens_pr lines (-want +got):\n%s; pushes %v", diff, j.Pushes)
 	}
 }

@@ -4,14 +4,21 @@
 #   The job that runs the agent has a token with contents write (directly or
 #   through write-all). Whatever the agent runs can push commits to any branch a
 #   ruleset does not protect — the default branch included — create tags and
-#   releases, and so publish unreviewed code. Agent actions that open pull
-#   requests need this scope; the protection must then come from rulesets on
-#   the branches that matter. With scan --github, a default branch whose
-#   settings require a person's review that no bypass actor can skip quiets
-#   this rule (github-agent-can-merge-own-change judges the pair). The
-#   Copilot coding agent's copilot-setup-steps are not judged here: their
-#   permissions are the setup steps' token, and the agent gets its own
-#   (a token the setup steps leave behind is workflow-checkout-persists-credentials').
+#   releases, and so publish unreviewed code. Keeping the token out of the
+#   agent step's environment (persist-credentials: false, the token only in
+#   a later step) does not keep it from the agent: every step of a job runs
+#   as the same runner user, with passwordless sudo on GitHub's hosted
+#   runners, and the job's token and secrets can be read from the runner
+#   worker's memory, as the tj-actions/changed-files compromise did in
+#   March 2025; only a job without the scope is out of reach. Agent actions
+#   that open pull requests need this scope; the protection must then come
+#   from rulesets on the branches that matter. With scan --github, a default
+#   branch whose settings require a person's review that no bypass actor
+#   can skip quiets this rule (github-agent-can-merge-own-change judges the
+#   pair). The Copilot coding agent's copilot-setup-steps are not judged
+#   here: GitHub documents their permissions as the setup steps' token and
+#   gives the agent a token of its own (a token the setup steps leave
+#   behind is workflow-checkout-persists-credentials').
 # related_resources:
 #   - ref: https://docs.github.com/en/actions/security-for-github-actions/security-guides/automatic-token-authentication
 #     description: GitHub — GITHUB_TOKEN permissions

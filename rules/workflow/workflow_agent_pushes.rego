@@ -7,9 +7,10 @@
 #   branch that is the default branch, or one a deployment watches, is
 #   published without review. The step also needs a write token in the same
 #   job as the agent. A job that then opens a pull request itself (gh pr
-#   create, peter-evans/create-pull-request) pushes to the branch that pull
-#   request is reviewed from, which is not reported unless the push names
-#   the default branch (main, master) or forces.
+#   create, peter-evans/create-pull-request, a github-script calling
+#   pulls.create), or works on one it checked out (gh pr checkout), pushes
+#   to the branch that pull request is reviewed from, which is not reported
+#   unless the push names the default branch (main, master) or forces.
 # related_resources:
 #   - ref: https://docs.github.com/en/repositories/configuring-branches-and-merges-in-your-repository/managing-rulesets/about-rulesets
 #     description: GitHub — rulesets requiring pull requests before merging
