@@ -176,10 +176,15 @@ runtime_user_or(w) := u if {
 # caps_unusable(w): the capabilities the workload adds are of no use to
 # the agent: it runs as a known non-root user (whose processes hold none of
 # them) and nothing raises it to root or lets it program the packet filter
-# (privileged, sudo, a grant undo lists).
+# itself (privileged, sudo, a grant of iptables). A firewall script the
+# agent may rerun as root with hosts it writes (input_undo) changes what
+# the script allows, not what the agent's own processes may do:
+# egress-firewall-undoable reports that.
 caps_unusable(w) if {
 	non_root(w)
-	not undo(w)
+	not object.get(w, ["privileged", "value"], false) == true
+	count(sudo_undo(w)) == 0
+	count(grant_undo(w)) == 0
 }
 
 # script_powerless(w): the workload's firewall script runs as a known

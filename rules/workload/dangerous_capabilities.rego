@@ -13,8 +13,11 @@
 #   services that run none) is not reported when the agent cannot
 #   use it: the workload runs as a known non-root user, whose processes
 #   hold no capability, is not privileged, and has no sudo that reaches root
-#   or the packet filter (the reference Claude Code devcontainer); otherwise
-#   egress-firewall-undoable says how the agent can.
+#   or the packet filter (the reference Claude Code devcontainer; a
+#   firewall script the agent may rerun as root with hosts it writes changes
+#   what the script allows, which egress-firewall-undoable reports, not what
+#   the agent's processes may do); otherwise egress-firewall-undoable says
+#   how the agent can.
 # related_resources:
 #   - ref: https://man7.org/linux/man-pages/man7/capabilities.7.html
 #     description: capabilities(7) — what each capability allows

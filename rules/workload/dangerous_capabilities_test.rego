@@ -100,3 +100,19 @@ test_net_admin_without_script_but_unusable_quiet if {
 	sys := object.union(w, {"cap_add": [{"value": "SYS_ADMIN", "file": "compose.yaml", "line": 5}]})
 	count(dangerous_capabilities.deny) == 1 with input as {"workloads": [sys]}
 }
+
+# The agent may rerun the firewall script as root with hosts it writes
+# (/tmp): that changes what the script allows, which
+# egress-firewall-undoable reports; its own processes still hold no
+# NET_ADMIN, so this rule stays quiet.
+test_net_admin_script_with_writable_input_quiet if {
+	w := net_admin({
+		"user": {"value": "node", "file": ".devcontainer/devcontainer.json", "line": 9},
+		"egress": object.union(fw_egress, {"script": {
+			"path": ".devcontainer/init-firewall.sh", "phase": "postStart", "runs": "/usr/local/bin/init-firewall.sh",
+			"rules": {"reads": [{"value": "/tmp/extra-domains", "file": ".devcontainer/init-firewall.sh", "line": 7}]},
+		}}),
+		"sudo": [{"who": "node", "run_as": "(root)", "nopasswd": true, "commands": ["/usr/local/bin/init-firewall.sh"]}],
+	})
+	count(dangerous_capabilities.deny) == 0 with input as {"workloads": [w]}
+}
