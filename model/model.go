@@ -161,7 +161,10 @@ type Workload struct {
 	// Annotations are a Kubernetes pod template's annotations.
 	Annotations map[string]string `json:"annotations,omitempty"`
 	Commands    []Command         `json:"commands"`
-	Features    []Str             `json:"features"` // devcontainer features, id without version
+	// KeepsEntrypoint: a devcontainer that keeps its image's ENTRYPOINT
+	// (overrideCommand: false); compose and Kubernetes workloads always do.
+	KeepsEntrypoint bool  `json:"keeps_entrypoint,omitempty"`
+	Features        []Str `json:"features"` // devcontainer features, id without version
 	// RepoGrants are the other repositories a codespace's token is given
 	// access to (customizations.codespaces.repositories).
 	RepoGrants []RepoGrant `json:"repo_grants"`

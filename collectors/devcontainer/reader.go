@@ -108,6 +108,14 @@ func (r *reader) read(obj *hujson.Object) {
 			}
 		case "dockerFile": // pre-"build" spelling, still honoured
 			r.setDockerfile(v)
+		case "overrideCommand":
+			// false keeps the image's ENTRYPOINT and CMD, which a
+			// devcontainer built from an image or Dockerfile replaces
+			// with a sleep by default: what the entrypoint runs (a
+			// firewall script) then runs in the sandbox.
+			if b, ok := boolean(v); ok {
+				r.w.KeepsEntrypoint = !b
+			}
 		case "privileged":
 			if b, ok := boolean(v); ok {
 				r.privileged(b, r.loc(v.StartOffset))

@@ -71,7 +71,7 @@ func runs(w *model.Workload, img *model.Image) []run {
 			out = append(out, run{ref: s, phase: c.Phase, sudo: slices.Contains(c.SudoScripts, s), loc: c.Loc})
 		}
 	}
-	if img != nil && img.Entrypoint != nil && w.Source != "devcontainer" {
+	if img != nil && img.Entrypoint != nil && (w.Source != "devcontainer" || w.KeepsEntrypoint) {
 		scripts, sudo := shell.ScriptRuns(img.Entrypoint.Value)
 		for _, s := range scripts {
 			out = append(out, run{ref: s, phase: "entrypoint", sudo: slices.Contains(sudo, s), loc: img.Entrypoint.Loc})
@@ -109,6 +109,12 @@ func egressFor(w *model.Workload, b *model.Build, img *model.Image, ix *index) *
 			// whose firewall script is not in the scan).
 			ref, from = ix.unreadFirewall(r.ref, "", b, img, 0)
 		}
+		if ref == "" && r.phase == "entrypoint" && ix.unreadScript(r.ref, b, img) && ix.copiesFirewall(b, img) {
+			// The image's entrypoint is a script of the build context
+			// that was not read, and the image holds a firewall script
+			// that was: the entrypoint may well run it, or not.
+			ref = r.ref
+		}
 		if ref != "" {
 			reason := model.NotAmongRead
 			for _, p := range candidates(ref, from, b, img) {
@@ -126,6 +132,33 @@ func egressFor(w *model.Workload, b *model.Build, img *model.Image, ix *index) *
 		}
 	}
 	return notRead
+}
+
+// unreadScript: ref is a file the image copies from the build context,
+// and none of the files it may be was read.
+func (ix *index) unreadScript(ref string, b *model.Build, img *model.Image) bool {
+	cs := candidates(ref, "", b, img)
+	for _, p := range cs {
+		if ix.read[p] {
+			return false
+		}
+	}
+	return len(cs) > 0
+}
+
+// copiesFirewall: the image copies in a firewall script the scan read.
+func (ix *index) copiesFirewall(b *model.Build, img *model.Image) bool {
+	if img == nil || b == nil {
+		return false
+	}
+	for _, c := range img.Copies {
+		for _, src := range c.Sources {
+			if ix.firewalls[path.Join(b.Context, src)] != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // unreadFirewall finds, through the scripts ref runs (as follow does), a

@@ -2,6 +2,7 @@ package firewall_test
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -183,5 +184,43 @@ func TestScriptChain(t *testing.T) {
 		if w.Egress == nil || !w.Egress.Restricted || w.Egress.Script.Rules == nil {
 			t.Errorf("%s: egress = %+v", w.File, w.Egress)
 		}
+	}
+}
+
+// TestDevcontainerKeepsEntrypoint: overrideCommand false keeps the image's
+// ENTRYPOINT, so the firewall script it runs restricts the devcontainer;
+// by default the devcontainer replaces it and the entrypoint is no
+// evidence. An entrypoint not among the files read, in an image that
+// copies in a firewall script, leaves egress unknown (not unrestricted).
+func TestDevcontainerKeepsEntrypoint(t *testing.T) {
+	const dockerfile = "FROM debian:12\nCOPY init-firewall.sh /usr/local/sbin/box-firewall\nCOPY entrypoint.sh /usr/local/sbin/box-entrypoint\nENTRYPOINT [\"/usr/local/sbin/box-entrypoint\"]\n"
+	egress := func(files map[string]string) *model.Egress {
+		t.Helper()
+		for _, w := range scan(t, write(t, files)).Workloads {
+			if w.Source == "devcontainer" {
+				return w.Egress
+			}
+		}
+		t.Fatal("no devcontainer")
+		return nil
+	}
+	kept := map[string]string{
+		".devcontainer/devcontainer.json": `{"build": {"dockerfile": "Dockerfile"}, "overrideCommand": false}`,
+		".devcontainer/Dockerfile":        dockerfile,
+		".devcontainer/init-firewall.sh":  script,
+		".devcontainer/entrypoint.sh":     "#!/bin/bash\n/usr/local/sbin/box-firewall\nexec sleep infinity\n",
+	}
+	if eg := egress(kept); eg == nil || !eg.Restricted || eg.Script.Path != ".devcontainer/init-firewall.sh" || eg.Script.Phase != "entrypoint" {
+		t.Errorf("kept entrypoint: egress = %+v", eg)
+	}
+	replaced := maps.Clone(kept)
+	replaced[".devcontainer/devcontainer.json"] = `{"build": {"dockerfile": "Dockerfile"}}`
+	if eg := egress(replaced); eg != nil {
+		t.Errorf("replaced entrypoint: egress = %+v, want none", eg)
+	}
+	unread := maps.Clone(kept)
+	delete(unread, ".devcontainer/entrypoint.sh")
+	if eg := egress(unread); eg == nil || eg.Restricted || eg.Script == nil || eg.Script.NotRead != model.NotAmongRead {
+		t.Errorf("entrypoint not read: egress = %+v, want a script not among the files read", eg)
 	}
 }
