@@ -150,7 +150,7 @@ func Split(s string) [][]string {
 	for i := 0; i < len(s); i++ {
 		ch := s[i]
 		switch {
-		case ch == '\'' || ch == '"':
+		case ch == '\'':
 			end := strings.IndexByte(s[i+1:], ch)
 			if end < 0 {
 				end = len(s) - i - 1
@@ -158,6 +158,16 @@ func Split(s string) [][]string {
 			cur.WriteString(s[i+1 : i+1+end])
 			inWord = true
 			i += end + 1
+		case ch == '"':
+			// In double quotes a backslash escapes ", \, $ and `
+			// (-c "model=\"$M\"" is one word, model="$M").
+			inWord = true
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`", s[i+1]) >= 0 {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
 		case ch == '\\' && i+1 < len(s):
 			cur.WriteByte(s[i+1])
 			inWord = true

@@ -1,6 +1,10 @@
 package agentcli
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
 
 func TestRuns(t *testing.T) {
 	for line, want := range map[string]string{
@@ -56,5 +60,17 @@ func TestResolverAndRunners(t *testing.T) {
 		if got != want {
 			t.Errorf("%s: tool %q, want %q", line, got, want)
 		}
+	}
+}
+
+// TestSplitDoubleQuoteEscapes: a backslash in double quotes escapes the
+// quote, so an escaped quote does not end the word and swallow the flags
+// after it (a held-out codex exec -c "k=\"$V\"" --dangerously-bypass-… lost
+// its bypass flag); in single quotes it is literal.
+func TestSplitDoubleQuoteEscapes(t *testing.T) {
+	got := Split(`codex exec -c "model=\"$M\"" --dangerously-bypass-approvals-and-sandbox 'a\' "x\\y" "p\q" < p.md`)
+	want := [][]string{{"codex", "exec", "-c", `model="$M"`, "--dangerously-bypass-approvals-and-sandbox", `a\`, `x\y`, `p\q`, "<", "p.md"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Split (-want +got):\n%s", diff)
 	}
 }
