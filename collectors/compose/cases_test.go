@@ -126,7 +126,7 @@ networks:
 			w.Mounts = []model.Mount{
 				{Type: "volume", Target: "/data", Persistent: true, Loc: l(4)},
 				{Type: "bind", Source: `C:\Users\me\.ssh`, Target: "/root/.ssh", ReadOnly: true, Persistent: true, Loc: l(5)},
-				{Type: "bind", Source: "${SSH_DIR:-/home/me/.ssh}", Target: "/root/.ssh", ReadOnly: true, Persistent: true, Loc: l(6)},
+				{Type: "bind", Source: "/home/me/.ssh", Target: "/root/.ssh", ReadOnly: true, Persistent: true, Loc: l(6)},
 				{Type: "volume", Source: "cache", Target: "/cache", Persistent: true, Loc: l(7)},
 				{Type: "tmpfs", Target: "/scratch", Loc: l(8)},
 				{Type: "bind", Source: `\\.\pipe\docker_engine`, Target: `\\.\pipe\docker_engine`, Persistent: true, Loc: l(10)},
@@ -433,5 +433,26 @@ func TestProxyEnvWithFirewallCapability(t *testing.T) {
 	}
 	if e := egress(strings.Replace(proxy, "proxy:8080", "corp-proxy.example:8080", 1) + "    cap_add: [NET_ADMIN]\n"); e != nil {
 		t.Errorf("a proxy outside the file: egress = %+v, want none", e)
+	}
+}
+
+// TestMountSourceDefaults: a ${VAR:-default} source mounts its default
+// unless the operator sets VAR, so the default is what is judged (a host
+// docker socket behind ${DOCKER_SOCK:-/var/run/docker.sock} went
+// unreported); a bare ${VAR} stays as written.
+func TestMountSourceDefaults(t *testing.T) {
+	src := "services:\n  agent:\n    image: a\n    volumes:\n      - ${DOCKER_SOCK:-/var/run/docker.sock}:/var/run/docker.sock\n" +
+		"      - ${BOX_HOME-~/.box/home}:/home/box\n      - ${WORK}:/work\n      - type: bind\n        source: ${SSH_DIR:-~/.ssh}\n        target: /root/.ssh\n"
+	var doc model.Document
+	if err := New().Collect(context.Background(), f, []byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range doc.Workloads[0].Mounts {
+		got = append(got, m.Type+" "+m.Source)
+	}
+	want := []string{"bind /var/run/docker.sock", "bind ~/.box/home", "bind ${WORK}", "bind ~/.ssh"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mounts (-want +got):\n%s", diff)
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -20,6 +21,7 @@ func (s *service) volumes(n *yaml.Node) {
 			continue
 		}
 		src, dst, mode := splitVolume(v)
+		src = withDefault(src)
 		m := model.Mount{Source: src, Target: dst, Loc: s.loc(it)}
 		m.Type = sourceType(src)
 		for _, o := range strings.Split(mode, ",") {
@@ -40,7 +42,7 @@ func (s *service) volumes(n *yaml.Node) {
 func (s *service) longVolume(es []entry, loc model.Loc) {
 	m := model.Mount{Loc: loc}
 	if v, ok := scalar(get(es, "source")); ok {
-		m.Source = v
+		m.Source = withDefault(v)
 	}
 	if v, ok := scalar(get(es, "target")); ok {
 		m.Target = v
@@ -60,6 +62,16 @@ func (s *service) longVolume(es []entry, loc model.Loc) {
 		m.WorkspaceRel = workspaceRel(s.file, m.Source)
 	}
 	s.w.Mounts = append(s.w.Mounts, m)
+}
+
+// withDefault is the source a ${VAR:-default} (or ${VAR-default}) source
+// names unless the operator sets VAR: its default, as compose uses it;
+// any other source as written.
+func withDefault(src string) string {
+	if d, ok := secrets.Default(src); ok && d != "" {
+		return d
+	}
+	return src
 }
 
 // sourceType tells a host path from a named volume the way compose does:
