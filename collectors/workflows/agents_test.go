@@ -335,3 +335,43 @@ func TestLoginFileIsModelKey(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentInCommandInput: an action given a command line to run (a local
+// composite action's run_cmd, devcontainers/ci's runCmd) that starts an
+// agent CLI is an agent step, with the flags, pushes and secrets of that
+// step; a command input that starts no agent, or a prompt that names one,
+// is not.
+func TestAgentInCommandInput(t *testing.T) {
+	j := oneJob(t, `on: issues
+jobs:
+  a:
+    steps:
+      - uses: ./.github/actions/run-in-container
+        with:
+          env: |
+            GH_TOKEN=${{ secrets.PAT }}
+          run_cmd: |
+            codex exec --dangerously-bypass-approvals-and-sandbox "$PROMPT"
+            git push origin HEAD
+      - uses: devcontainers/ci@v0.3
+        with:
+          runCmd: npm test
+      - uses: acme/review@v1
+        with:
+          prompt: claude should review this
+`)
+	if len(j.AgentSteps) != 1 || j.AgentSteps[0].Tool != "codex" || j.AgentSteps[0].Line != 10 {
+		t.Fatalf("agent steps = %+v, want codex at line 10", j.AgentSteps)
+	}
+	st := j.AgentSteps[0]
+	if st.PermissionMode == nil || len(j.Pushes) != 1 {
+		t.Errorf("permission mode %+v, pushes %+v", st.PermissionMode, j.Pushes)
+	}
+	var names []string
+	for _, s := range st.Secrets {
+		names = append(names, s.Name+" "+s.Via)
+	}
+	if diff := cmp.Diff([]string{"PAT input"}, names); diff != "" {
+		t.Errorf("secrets (-want +got):\n%s", diff)
+	}
+}

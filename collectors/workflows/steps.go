@@ -23,6 +23,17 @@ func actionRef(uses string) string {
 	return ref
 }
 
+// commandInput: an action input named for a command line to run (run,
+// run_cmd, runCmd, command, script, …), which the action runs in a shell.
+func commandInput(name string) bool {
+	n := strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(name))
+	switch n {
+	case "run", "runcmd", "runcommand", "cmd", "command", "commands", "exec", "shellcommand", "runscript":
+		return true
+	}
+	return false
+}
+
 // inputNames are the lowercased keys of a with: mapping.
 func inputNames(with *yaml.Node) map[string]bool {
 	out := map[string]bool{}
@@ -65,6 +76,18 @@ func (c *collector) step(s *yaml.Node, j *model.Job, ctx string, agentIDs map[st
 					if scriptPullRE.MatchString(line) {
 						j.OpensPR = append(j.OpensPR, model.Str{Value: uses.Value + ": " + strings.TrimSpace(secrets.Redact(line)), Loc: c.loc(lineOf(script, i))})
 					}
+				}
+			}
+		}
+		if tool == "" {
+			// An action that runs a command line it is given (a local
+			// composite action's run_cmd, devcontainers/ci's runCmd): an
+			// agent CLI started there is an agent step, as in a run:
+			// script.
+			for _, kv := range pairs(with) {
+				if commandInput(kv[0].Value) && kv[1].Kind == yaml.ScalarNode {
+					c.runScript(kv[1], j)
+					c.injections(kv[1], agentIDs, j)
 				}
 			}
 		}
