@@ -696,6 +696,10 @@ type Injection struct {
 	// comment, pull request, commit message or branch name) or agent (an
 	// agent step's output, in this job or through a job's outputs).
 	Source string `json:"source"`
+	// Into is what the text is expanded into: "" a script (run:,
+	// github-script), "args" an agent action's CLI arguments (claude_args,
+	// aider_args), where it can add options.
+	Into string `json:"into,omitempty"`
 	Loc
 }
 

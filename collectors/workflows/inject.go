@@ -20,7 +20,9 @@ var (
 	// expression (the path with its dots and index steps).
 	eventPathRE = regexp.MustCompile(`\bgithub\.(?:event(?:\.[A-Za-z0-9_*-]+|\[[^\]]*\])*|head_ref)\b`)
 	// stepOutputRE and needsOutputRE find outputs of steps and jobs.
-	stepOutputRE  = regexp.MustCompile(`\bsteps\.([A-Za-z0-9_-]+)\.outputs\.([A-Za-z0-9_-]+)`)
+	stepOutputRE = regexp.MustCompile(`\bsteps\.([A-Za-z0-9_-]+)\.outputs\.([A-Za-z0-9_-]+)`)
+	// jsonFieldRE finds a field read from a step output parsed as JSON.
+	jsonFieldRE   = regexp.MustCompile(`(?i)\bfromjson\(\s*(steps\.[A-Za-z0-9_-]+\.outputs\.[A-Za-z0-9_-]+)\s*\)((?:\.[A-Za-z0-9_-]+)+)`)
 	needsOutputRE = regexp.MustCompile(`\bneeds\.([A-Za-z0-9_-]+)\.outputs\.([A-Za-z0-9_-]+)`)
 )
 
@@ -86,7 +88,7 @@ func untrustedPath(p string) bool {
 // injections lists the expressions a script expands that an outsider or
 // an agent step of the job (agentIDs, by step id) wrote; outputs of other
 // jobs are kept as needs references and resolved once every job is read.
-func (c *collector) injections(script *yaml.Node, agentIDs map[string]bool, j *model.Job) {
+func (c *collector) injections(script *yaml.Node, agentIDs map[string]bool, j *model.Job, into string) {
 	if script == nil || script.Kind != yaml.ScalarNode || !strings.Contains(script.Value, "${{") {
 		return
 	}
@@ -100,7 +102,7 @@ func (c *collector) injections(script *yaml.Node, agentIDs map[string]bool, j *m
 						return
 					}
 				}
-				j.Injections = append(j.Injections, model.Injection{Expr: ref, Source: source, Loc: loc})
+				j.Injections = append(j.Injections, model.Injection{Expr: ref, Source: source, Into: into, Loc: loc})
 			}
 			for _, p := range eventPathRE.FindAllString(expr, -1) {
 				if untrustedPath(p) {
@@ -112,6 +114,14 @@ func (c *collector) injections(script *yaml.Node, agentIDs map[string]bool, j *m
 				case agentIDs[m[1]] && !agentSafeOutputs[m[2]]:
 					add("agent", m[0])
 				case outsiderOutput(m[2]):
+					add("untrusted", m[0])
+				}
+			}
+			// fromJSON(steps.x.outputs.result).body: a field an outsider
+			// writes, of an object a step fetched (a github-script that
+			// returns the issue).
+			for _, m := range jsonFieldRE.FindAllStringSubmatch(expr, -1) {
+				if outsiderOutput(m[2][strings.LastIndexByte(m[2], '.')+1:]) {
 					add("untrusted", m[0])
 				}
 			}

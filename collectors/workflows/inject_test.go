@@ -45,6 +45,7 @@ jobs:
         with:
           script: |
             core.info(` + "`${{ needs.a.outputs.out }}`" + `)
+            const b = ` + "`${{ fromJSON(steps.issue.outputs.result).issue.body }} ${{ fromJson(steps.issue.outputs.result).number }}`" + `
 `
 	var doc model.Document
 	if err := New().Collect(context.Background(), ".github/workflows/t.yml", []byte(src), &doc); err != nil {
@@ -69,6 +70,7 @@ jobs:
 		{"a", "steps.codex.outputs.final-message", "agent", 21},
 		{"b", "needs.a.outputs.out", "agent", 25},
 		{"b", "needs.a.outputs.out", "agent", 31},
+		{"b", "fromJSON(steps.issue.outputs.result).issue.body", "untrusted", 32},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("injections (-want +got):\n%s", diff)
@@ -126,5 +128,24 @@ jobs:
 	}
 	if diff := cmp.Diff([]string{"untrusted steps.get-issue.outputs.issue-body", "untrusted steps.get-issue.outputs.pr_title"}, got); diff != "" {
 		t.Errorf("injections (-want +got):\n%s", diff)
+	}
+}
+
+// Outsider text in an agent action's CLI arguments (aider_args, claude_args)
+// is an injection into arguments; in its prompt it is not reported.
+func TestInjectionIntoAgentArgs(t *testing.T) {
+	j := oneJob(t, `on: issues
+jobs:
+  a:
+    steps:
+      - uses: acme/aider-action@v1
+        with:
+          aider_args: '--yes --message "${{ github.event.issue.body }}"'
+      - uses: anthropics/claude-code-action@v1
+        with:
+          prompt: ${{ github.event.issue.body }}
+`)
+	if len(j.Injections) != 1 || j.Injections[0].Into != "args" || j.Injections[0].Line != 7 || j.Injections[0].Expr != "github.event.issue.body" {
+		t.Errorf("injections = %+v, want the aider_args one only", j.Injections)
 	}
 }

@@ -147,9 +147,13 @@ func (c *collector) job(id, body *yaml.Node, wfPerms *model.Permissions, copilot
 	return j, pending
 }
 
+// argsInputs are the inputs agent actions take their CLI's arguments in,
+// in the order argsNode tries them.
+var argsInputs = []string{"claude_args", "args", "codex-args", "codex_args", "gemini_args", "aider_args", "extra_args"}
+
 // argsNode is the input an agent action takes its CLI arguments in.
 func argsNode(with *yaml.Node) *yaml.Node {
-	for _, name := range []string{"claude_args", "args", "codex-args", "codex_args", "gemini_args", "extra_args"} {
+	for _, name := range argsInputs {
 		if v := get(with, name); v != nil {
 			return v
 		}

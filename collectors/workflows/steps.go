@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -57,6 +58,9 @@ func (c *collector) step(s *yaml.Node, j *model.Job, ctx string, agentIDs map[st
 		switch {
 		case tool != "":
 			j.AgentSteps = append(j.AgentSteps, c.agentStep(k, uses, with, tool, ctx))
+			// The CLI arguments the action passes on: outsider text in
+			// them can add options (--dangerously-skip-permissions).
+			c.injections(argsNode(with), agentIDs, j, "args")
 		case name == "actions/checkout":
 			co := c.checkout(uses, with, ctx)
 			co.Ref = expandEnv(co.Ref, get(s, "env"), c.jobEnv, c.wfEnv)
@@ -67,7 +71,7 @@ func (c *collector) step(s *yaml.Node, j *model.Job, ctx string, agentIDs map[st
 		case prActions[name]:
 			j.OpensPR = append(j.OpensPR, model.Str{Value: uses.Value, Loc: c.loc(uses.Line)})
 		case name == "actions/github-script":
-			c.injections(get(with, "script"), agentIDs, j)
+			c.injections(get(with, "script"), agentIDs, j, "")
 			if script := get(with, "script"); script != nil {
 				for i, line := range strings.Split(scalar(script), "\n") {
 					if scriptMergeRE.MatchString(line) {
@@ -87,7 +91,7 @@ func (c *collector) step(s *yaml.Node, j *model.Job, ctx string, agentIDs map[st
 			for _, kv := range pairs(with) {
 				if commandInput(kv[0].Value) && kv[1].Kind == yaml.ScalarNode {
 					c.runScript(kv[1], j)
-					c.injections(kv[1], agentIDs, j)
+					c.injections(kv[1], agentIDs, j, "")
 				}
 			}
 		}
@@ -101,7 +105,7 @@ func (c *collector) step(s *yaml.Node, j *model.Job, ctx string, agentIDs map[st
 	}
 	if run := get(s, "run"); run != nil && run.Kind == yaml.ScalarNode {
 		c.runScript(run, j)
-		c.injections(run, agentIDs, j)
+		c.injections(run, agentIDs, j, "")
 		c.runFacts(run, c.envSecrets(get(s, "env")), &f)
 	}
 	return f
@@ -140,13 +144,14 @@ func (c *collector) agentStep(k, uses, with *yaml.Node, tool, ctx string) model.
 		name := kv[0].Value
 		v := model.Str{Value: c.clean(name, scalar(kv[1]), ctx+" input "+name, kv[1].Line), Loc: c.loc(kv[1].Line)}
 		st.Inputs[name] = v
+		if slices.Contains(argsInputs, name) {
+			st.Args = &v
+		}
 		switch name {
 		case "allowed_bots":
 			st.AllowedBots = &v
 		case "allowed_non_write_users":
 			st.AllowedNonWrite = &v
-		case "claude_args", "args", "codex_args", "codex-args", "gemini_args", "extra_args":
-			st.Args = &v
 		case "sandbox":
 			st.Sandbox = &v
 		case "safety-strategy":

@@ -1,8 +1,10 @@
 # METADATA
 # title: Outsider text expanded into a script of the agent's job
 # description: |
-#   A run: script (or an actions/github-script script) of a job that runs an
-#   agent has the runner expand an expression an outsider writes — an issue's
+#   A run: script (or an actions/github-script script, or the CLI arguments
+#   an agent action passes to its agent: claude_args, aider_args) of a job
+#   that runs an agent has the runner expand an expression an outsider
+#   writes — an issue's
 #   or pull request's title or body, a comment, a commit message, a head
 #   branch name, or a whole event object through toJson, or an earlier
 #   step's output named for such text (issue-body from a step that fetched
@@ -94,5 +96,10 @@ deny contains f if {
 	x.source == "untrusted"
 	_carried(w, x.expr)
 	not _writers_only(j, x.expr)
-	f := sa.finding(rego.metadata.chain(), x, sprintf("%s expands ${{ %s }}, text an outsider writes, into a script: quotes, $( ) or ; in it run as commands on the agent's runner, which holds the job's token and what the agent's steps are given", [workflow.job_label(w, j), x.expr]))
+	f := sa.finding(rego.metadata.chain(), x, sprintf("%s expands ${{ %s }}, text an outsider writes, %s", [workflow.job_label(w, j), x.expr, _effect[object.get(x, "into", "")]]))
+}
+
+_effect := {
+	"": "into a script: quotes, $( ) or ; in it run as commands on the agent's runner, which holds the job's token and what the agent's steps are given",
+	"args": "into the agent's command-line arguments: it can add options that lift the agent's limits (--dangerously-skip-permissions, --yes, --allowedTools Bash) or, where the action runs them through a shell, commands",
 }

@@ -79,3 +79,9 @@ test_outsider_step_output if {
 	count(r.deny) == 1 with input as fetched(["issues"])
 	count(r.deny) == 1 with input as fetched(["workflow_dispatch"])
 }
+
+test_into_agent_args_says_so if {
+	fs := r.deny with input as doc("issue_comment", true, [object.union(inj("github.event.comment.body", "untrusted", 14), {"into": "args"})])
+	some f in fs
+	contains(f.message, "into the agent's command-line arguments: it can add options")
+}
