@@ -64,8 +64,9 @@ deny contains f if {
 	f := sa.finding(rego.metadata.chain(), r, sprintf("%s allows %q without a prompt and accepts edits unasked (%s): the agent can write any code into what it runs (build files, tests, package scripts) and run it", [agent.label(a), r.value, edits]))
 }
 
-# build_re is a cheap first test: a shell rule naming a build or test tool.
-build_re := `^(?:Bash|PowerShell|bash|run_shell_command|ShellTool|Shell)\(\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(?:make|gmake|just|task|go|cargo|npm|pnpm|yarn|bun|nx|pytest|python3?|tox|nox|gradle|gradlew|mvn|mvnw|rake|dotnet|ctest|bazel|bazelisk|deno|mix|sbt|composer|phpunit|jest|vitest|playwright)(?:\.exe)?(?:[\s:*)]|$)`
+# build_re is a quick first test: a shell rule whose program, after any
+# VAR=value, is a build tool or one of build_subcommands' programs.
+build_re := sprintf(`^(?:Bash|PowerShell|bash|run_shell_command|ShellTool|Shell)\(\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:\S*/)?(?:%s)(?:\.exe)?(?:[\s:*)]|$)`, [concat("|", sort(build_tools | object.keys(build_subcommands)))])
 
 # Build and test tools whose run executes code of the repository: the
 # program alone (make, just), or with the subcommand named.
@@ -87,6 +88,11 @@ build_subcommands := {
 	"composer": {"test", "run-script", "install"},
 	"python": {"-m"},
 	"python3": {"-m"},
+	# providers, provisioners (local-exec) and external data sources of
+	# the repository's .tf files run on plan and apply
+	"terraform": {"plan", "apply", "destroy"},
+	"tofu": {"plan", "apply", "destroy"},
+	"pulumi": {"preview", "up", "destroy"},
 }
 
 _build_entry(ws) if {

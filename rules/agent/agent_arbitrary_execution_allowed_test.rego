@@ -229,3 +229,12 @@ test_two_edit_tools_one_reason if {
 	some f in fs
 	contains(f.message, "Edit is allowed")
 }
+
+# terraform plan and apply run the providers, provisioners and external
+# data sources of .tf files the agent edits unasked; launchctl submit runs
+# any program.
+test_infrastructure_and_launchctl if {
+	count(agent_arbitrary_execution_allowed.deny) == 1 with input as agent_with(["Bash(terraform apply:*)"], accept_edits)
+	count(agent_arbitrary_execution_allowed.deny) == 0 with input as agent_with(["Bash(terraform apply:*)", "Bash(terraform fmt:*)"], {})
+	fires("Bash(launchctl *)")
+}

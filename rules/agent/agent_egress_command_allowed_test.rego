@@ -103,3 +103,13 @@ test_cursor_shell_rules_fire if {
 	})
 	count(r.deny) == 0 with input as cursor(["Shell(curl)"], {"deny": [{"value": "Shell(curl)", "file": ".cursor/cli.json", "line": 9}]})
 }
+
+# A wildcard among curl's arguments spans any text: any URL, any data. A
+# rule that names the URL and leaves what follows open is read as meant for
+# that host (not reported), as one for the exact URL is.
+test_wildcard_argument_fires if {
+	count(r.deny) == 1 with input as settings(["Bash(curl *vendor*)"], {})
+	count(r.deny) == 1 with input as settings(["Bash(wget -q * -O -)"], {})
+	count(r.deny) == 0 with input as settings(["Bash(curl -s https://api.example.com/*)"], {})
+	count(r.deny) == 0 with input as settings(["Bash(curl -s https://api.example.com/health)"], {})
+}

@@ -171,6 +171,32 @@ deny contains f if {
 	f := sa.finding(rego.metadata.chain(), grants[0].rule, sprintf("%s allows %s without a prompt and no Bash deny or ask rule covers %s: the agent can read these credentials", [agent.label(a), rules, open]))
 }
 
+# A reader run on a file whose name says it holds a credential
+# (Bash(cat ~/.service-api-key), Bash(cat .secrets/token)), written out in
+# the rule: the agent reads that credential unasked.
+deny contains f if {
+	some [i, j] in agent.lead_allows
+	a := agent.agents[i]
+	a.tool in agent.shell_rule_agents
+	not agent.in_workflow(a)
+	r := a.allow[j]
+	ws := agent.core_words(agent.command_words(r.value))
+	count(ws) > 1
+	agent.base(ws[0]) in agent.readers
+	files := [p | some p in array.slice(ws, 1, count(ws)); not startswith(p, "-"); _secret_file(p)]
+	count(files) > 0
+	not agent.held_back(a, concat(" ", ws))
+	f := sa.finding(rego.metadata.chain(), r, sprintf("%s allows %q without a prompt: it prints %s, whose name says it holds a credential", [agent.label(a), r.value, concat(", ", files)]))
+}
+
+# _secret_file(p): the file's name is a credential's (api-key, token,
+# secret, credentials, a private key, .netrc, .pgpass).
+_secret_file(p) if {
+	b := lower(regex.replace(p, `^.*/`, ""))
+	regex.match(`(^|[._-])(api[._-]?keys?|apikey|tokens?|secrets?|credentials?|creds|passwords?|private[._-]?key)([._-]|$)|^id_(rsa|ecdsa|ed25519|dsa)$|\.(pem|key|p12|pfx)$|^\.(netrc|pgpass|git-credentials)$`, b)
+	not regex.match(`\.(pub|md|txt|example|sample|template|dist)$`, b)
+}
+
 # _bash_open lists what a reading command may print that no deny or ask
 # rule holds back, trying the command on each credential path.
 _bash_open(a, rule, "printenv") := ["the environment's secrets"] if {

@@ -265,3 +265,24 @@ test_cursor_shell_readers if {
 		"deny": [{"value": "Shell(cat)", "file": ".cursor/cli.json", "line": 4}],
 	}]}
 }
+
+# A reader on a file named for a credential, written out; bare env prints
+# the environment.
+one_rule(v) := {"agents": [{
+	"tool": "claude-code", "scope": "project", "file": ".claude/settings.json", "line": 1,
+	"allow": [{"value": v, "file": ".claude/settings.json", "line": 3}],
+}]}
+
+got(v) := fs if {
+	fs := agent_secret_reads_allowed.deny with input as one_rule(v)
+}
+
+test_named_secret_file_and_bare_env if {
+	count(got("Bash(cat /home/node/.linear-api-key)")) == 1
+	count(got("Bash(cat .secrets/token.json)")) == 1
+	count(got("Bash(cat ~/.ssh/id_ed25519)")) == 1
+	count(got("Bash(cat README.md)")) == 0
+	count(got("Bash(cat ~/.ssh/id_ed25519.pub)")) == 0
+	count(got("Bash(head -5 docs/tokens.md)")) == 0
+	count(got("Bash(env)")) == 1
+}

@@ -16,6 +16,9 @@ interpreters := {
 	"groovy", "jshell", "scala", "elixir", "erl", "ghci", "swift",
 	# Windows: wmic process call create runs any command line
 	"wmic",
+	# macOS: launchctl submit -- runs any program, as a launch agent that
+	# outlives the session
+	"launchctl",
 }
 
 # Wrappers run the command that follows them (and their own options).
@@ -438,6 +441,13 @@ read_command(rule) := "printenv" if {
 	ws := core_words(command_words(rule))
 	count(ws) > 0
 	_base(ws[0]) == "printenv"
+}
+
+# Bare env (or printenv) prints the whole environment.
+read_command(rule) := "printenv" if {
+	_lead(rule)
+	not open_ended(rule)
+	command_words(rule) in [["env"], ["printenv"]]
 }
 
 # gh auth token prints the GitHub CLI's token (Bash(gh:*), Bash(gh auth:*)).
