@@ -21,6 +21,16 @@ root_commands := {
 }
 
 # Commands that rewrite the packet filter or the routes it relies on.
+# root_filter_commands are the packet-filter and network commands that run
+# a program of the caller's choice, and how.
+root_filter_commands := {
+	"iptables": "iptables --modprobe=PROGRAM runs it", "ip6tables": "ip6tables --modprobe=PROGRAM runs it",
+	"iptables-legacy": "--modprobe=PROGRAM runs it", "ip6tables-legacy": "--modprobe=PROGRAM runs it",
+	"iptables-nft": "--modprobe=PROGRAM runs it", "ip6tables-nft": "--modprobe=PROGRAM runs it",
+	"ip": "ip netns exec runs any command",
+	"sysctl": "kernel.core_pattern or kernel.modprobe names a program the kernel runs",
+}
+
 firewall_commands := {
 	"iptables", "ip6tables", "iptables-legacy", "ip6tables-legacy", "iptables-nft", "ip6tables-nft",
 	"iptables-restore", "ip6tables-restore", "nft", "ipset", "ufw", "ip", "tc", "sysctl", "firewall-cmd", "route",
@@ -64,6 +74,13 @@ else := sprintf("%s with any environment it chooses (SETENV: LD_PRELOAD, BASH_EN
 	runs_as_root(g)
 	object.get(g, "setenv", false) == true
 	cs := {c | some c in object.get(g, "commands", [])}
+	count(cs) > 0
+}
+
+else := sprintf("%s, which runs any program as root (%s)", [min(cs), root_filter_commands[command_base(min(cs))]]) if {
+	passwordless(g)
+	runs_as_root(g)
+	cs := {c | some c in object.get(g, "commands", []); root_filter_commands[command_base(c)]}
 	count(cs) > 0
 }
 

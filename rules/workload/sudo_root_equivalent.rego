@@ -3,8 +3,9 @@
 # description: |
 #   The user the workload runs as (the agent's user) can run sudo without a
 #   password for every command, or for a command that runs anything as root (a
-#   shell, an interpreter, a package manager, a file writer, docker, usermod…),
-#   or for a script in a place the agent can write. That user is root in all but
+#   shell, an interpreter, a package manager, a file writer, docker, usermod…,
+#   and iptables, whose --modprobe option runs a program of the caller's
+#   choice, ip, whose netns exec runs any command, and sysctl), or for a script in a place the agent can write. That user is root in all but
 #   name: running as non-root protects nothing, and any control set up inside the
 #   container — a firewall script, a read-only mount, a dropped file — is one
 #   command away from undone. Grants come from sudoers lines the Dockerfile writes

@@ -115,3 +115,14 @@ test_no_new_privileges_quiet if {
 	count(sudo_root_equivalent.deny) == 0 with input as {"workloads": [dev({"sudo": g, "allow_privilege_escalation": {"value": false, "file": ".devcontainer/devcontainer.json", "line": 3}})]}
 	count(sudo_root_equivalent.deny) == 1 with input as {"workloads": [dev({"sudo": g, "allow_privilege_escalation": {"value": true, "file": ".devcontainer/devcontainer.json", "line": 3}})]}
 }
+
+# sudo for the packet filter alone: iptables --modprobe and ip netns exec
+# run any program as root; ipset runs none.
+test_filter_commands_that_run_programs if {
+	fs := sudo_root_equivalent.deny with input as {"workloads": [dev({"sudo": [grant("vscode", ["/usr/sbin/iptables", "/usr/sbin/ipset"], true, "sudoers")]})]}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "/usr/sbin/iptables, which runs any program as root (iptables --modprobe=PROGRAM runs it)")
+	count(sudo_root_equivalent.deny) == 1 with input as {"workloads": [dev({"sudo": [grant("vscode", ["/sbin/ip"], true, "sudoers")]})]}
+	count(sudo_root_equivalent.deny) == 0 with input as {"workloads": [dev({"sudo": [grant("vscode", ["/usr/sbin/ipset"], true, "sudoers")]})]}
+}
