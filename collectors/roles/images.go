@@ -89,6 +89,8 @@ func agentImage(ref string) string {
 		return "its image " + repo + " runs Gemini CLI"
 	case has(ws, "cursor") && has(ws, "agent"):
 		return "its image " + repo + " runs Cursor's agent"
+	case has(ws, "copilot") && has(ws, "cli"):
+		return "its image " + repo + " runs GitHub's Copilot CLI"
 	case has(ws, "sandbox"), has(ws, "devcontainer"):
 		return "its image " + repo + " is a sandbox runner"
 	}

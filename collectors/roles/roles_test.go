@@ -254,7 +254,7 @@ func TestRepository(t *testing.T) {
 }
 
 func TestImages(t *testing.T) {
-	agents := []string{"ghcr.io/all-hands-ai/runtime:0.9", "paulgauthier/aider", "myorg/claude-code-sandbox:1", "e2bdev/code-interpreter", "myorg/gemini-cli:1", "daytonaio/sandbox:0.4"}
+	agents := []string{"ghcr.io/all-hands-ai/runtime:0.9", "paulgauthier/aider", "myorg/claude-code-sandbox:1", "e2bdev/code-interpreter", "myorg/gemini-cli:1", "someone/copilot-cli", "daytonaio/sandbox:0.4"}
 	for _, ref := range agents {
 		if agentImage(ref) == "" {
 			t.Errorf("agentImage(%q) = \"\", want a reason", ref)
