@@ -1,6 +1,9 @@
 package codex
 
 import (
+	"regexp"
+	"strings"
+
 	"github.com/sandbox-audit/sandbox-audit/collectors/codex/mcpcmd"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
@@ -83,6 +86,11 @@ func envCredentials(env []model.EnvVar, where, context string) []model.Credentia
 	return out
 }
 
+// envName is an environment variable's name as written for a key
+// (OPENAI_API_KEY, Azure_Key): a lower-case run of letters and digits
+// (cr_3f9a…) is a key.
+var envName = regexp.MustCompile(`^[A-Z_][A-Za-z0-9_]*$`)
+
 // providers reports model_providers.<id>.experimental_bearer_token (a
 // plaintext API key in the file) and literal secrets in http_headers.
 func (c *cfg) providers(doc *model.Document) {
@@ -99,6 +107,22 @@ func (c *cfg) providers(doc *model.Document) {
 				Context: "codex model provider " + id + " experimental_bearer_token",
 				Loc:     c.loc("model_providers", id, "experimental_bearer_token"),
 			})
+		}
+		// env_key names the variable Codex reads the key from: a value that
+		// is no variable name but a key (cr_…, sk-…) is the key itself,
+		// written where a name belongs.
+		if k, ok := p["env_key"].(string); ok && k != "" && !envName.MatchString(k) {
+			ref := secrets.Detect(k)
+			if ref == nil && len(k) >= 24 && strings.ContainsAny(k, "0123456789") {
+				ref = &model.SecretRef{Kind: "api-key", Lifetime: "unknown", Fingerprint: secrets.Fingerprint(k)}
+			}
+			if ref != nil {
+				doc.Credentials = append(doc.Credentials, model.Credential{
+					SecretRef: *ref, Where: "settings", ReadableByAgent: true,
+					Context: "codex model provider " + id + " env_key (a key written where a variable name belongs)",
+					Loc:     c.loc("model_providers", id, "env_key"),
+				})
+			}
 		}
 		headers, _ := p["http_headers"].(map[string]any)
 		for _, h := range c.sortedKeys(headers, "model_providers", id, "http_headers") {

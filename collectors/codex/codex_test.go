@@ -2,6 +2,7 @@ package codex
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"strconv"
@@ -254,5 +255,23 @@ func TestServerHeaders(t *testing.T) {
 	}
 	if len(doc.Credentials) != 1 || doc.Credentials[0].Where != "header" {
 		t.Errorf("credentials = %+v, want the literal Authorization only", doc.Credentials)
+	}
+}
+
+// TestEnvKeyHoldingTheKey: env_key names a variable; a key written there
+// instead (cr_<hex>, sk-…) is a literal credential in the file, and a
+// variable's name is not.
+func TestEnvKeyHoldingTheKey(t *testing.T) {
+	const key = "cr_3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c1e3b5d7f9a1c3e5b7d9f1a3c5e7b9d1f3a"
+	src := "[model_providers.relay]\nbase_url = \"http://relay.example/openai\"\nenv_key = \"" + key + "\"\n\n[model_providers.azure]\nenv_key = \"AZURE_OPENAI_API_KEY\"\n"
+	var doc model.Document
+	if err := New().Collect(context.Background(), ".codex/config.toml", []byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Credentials) != 1 || doc.Credentials[0].Line != 3 || !strings.Contains(doc.Credentials[0].Context, "relay env_key") {
+		t.Fatalf("credentials = %+v, want the relay's env_key", doc.Credentials)
+	}
+	if b, _ := json.Marshal(doc); strings.Contains(string(b), key) {
+		t.Error("the key is kept in the document")
 	}
 }
