@@ -442,7 +442,7 @@ func TestProxyEnvWithFirewallCapability(t *testing.T) {
 // unreported); a bare ${VAR} stays as written.
 func TestMountSourceDefaults(t *testing.T) {
 	src := "services:\n  agent:\n    image: a\n    volumes:\n      - ${DOCKER_SOCK:-/var/run/docker.sock}:/var/run/docker.sock\n" +
-		"      - ${BOX_HOME-~/.box/home}:/home/box\n      - ${WORK}:/work\n      - type: bind\n        source: ${SSH_DIR:-~/.ssh}\n        target: /root/.ssh\n"
+		"      - ${BOX_HOME-~/.box/home}:/home/box\n      - ${WORK}:/work\n      - ${SSH_AUTH_SOCK:-/dev/null}:/ssh-agent:ro\n      - type: bind\n        source: ${SSH_DIR:-~/.ssh}\n        target: /root/.ssh\n"
 	var doc model.Document
 	if err := New().Collect(context.Background(), f, []byte(src), &doc); err != nil {
 		t.Fatal(err)
@@ -451,7 +451,7 @@ func TestMountSourceDefaults(t *testing.T) {
 	for _, m := range doc.Workloads[0].Mounts {
 		got = append(got, m.Type+" "+m.Source)
 	}
-	want := []string{"bind /var/run/docker.sock", "bind ~/.box/home", "bind ${WORK}", "bind ~/.ssh"}
+	want := []string{"bind /var/run/docker.sock", "bind ~/.box/home", "bind ${WORK}", "bind ${SSH_AUTH_SOCK:-/dev/null}", "bind ~/.ssh"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("mounts (-want +got):\n%s", diff)
 	}

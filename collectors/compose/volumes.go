@@ -66,9 +66,11 @@ func (s *service) longVolume(es []entry, loc model.Loc) {
 
 // withDefault is the source a ${VAR:-default} (or ${VAR-default}) source
 // names unless the operator sets VAR: its default, as compose uses it;
-// any other source as written.
+// any other source as written, and one whose default is a placeholder
+// (/dev/null, so that the file is valid without the variable: the
+// variable, ${SSH_AUTH_SOCK:-/dev/null}, is what it mounts).
 func withDefault(src string) string {
-	if d, ok := secrets.Default(src); ok && d != "" {
+	if d, ok := secrets.Default(src); ok && d != "" && d != "/dev/null" {
 		return d
 	}
 	return src
