@@ -49,20 +49,32 @@ deny contains f if {
 
 # A build or test entry point runs code of the repository: with edits
 # accepted unasked too, the agent writes the code and runs it.
+# Build and test entry points: one finding per settings file, at the first,
+# naming the others (a workflow that allows yarn build, lint, test and
+# install is one way to run the agent's code, not four).
 deny contains f if {
 	some a in agent.agents
-	some r in object.get(a, "allow", [])
-	is_string(r.value)
-	regex.match(build_re, r.value)
-	ws := agent.core_words(agent.command_words(r.value))
-	count(ws) > 0
-	_build_entry(ws)
-	not agent.exec_reason(r.value)
 	edits := _edits_unasked(a)
-	agent.unconfined(a, r.value)
-	not agent.exec_held_back(a, r.value)
-	f := sa.finding(rego.metadata.chain(), r, sprintf("%s allows %q without a prompt and accepts edits unasked (%s): the agent can write any code into what it runs (build files, tests, package scripts) and run it", [agent.label(a), r.value, edits]))
+	rs := [r |
+		some r in object.get(a, "allow", [])
+		is_string(r.value)
+		regex.match(build_re, r.value)
+		ws := agent.core_words(agent.command_words(r.value))
+		count(ws) > 0
+		_build_entry(ws)
+		not agent.exec_reason(r.value)
+		agent.unconfined(a, r.value)
+		not agent.exec_held_back(a, r.value)
+	]
+	count(rs) > 0
+	f := sa.finding(rego.metadata.chain(), rs[0], sprintf("%s allows %q%s without a prompt and accepts edits unasked (%s): the agent can write any code into what it runs (build files, tests, package scripts) and run it", [agent.label(a), rs[0].value, _and_more(rs), edits]))
 }
+
+_and_more(rs) := "" if count(rs) == 1
+
+else := sprintf(" (and %s)", [concat(", ", [sprintf("%q", [r.value]) | some r in array.slice(rs, 1, min([count(rs), 4]))])]) if count(rs) <= 4
+
+else := sprintf(" (and %s and %d more)", [concat(", ", [sprintf("%q", [r.value]) | some r in array.slice(rs, 1, 4)]), count(rs) - 4])
 
 # build_re is a quick first test: a shell rule whose program, after any
 # VAR=value, is a build tool or one of build_subcommands' programs.

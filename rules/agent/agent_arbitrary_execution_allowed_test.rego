@@ -238,3 +238,12 @@ test_infrastructure_and_launchctl if {
 	count(agent_arbitrary_execution_allowed.deny) == 0 with input as agent_with(["Bash(terraform apply:*)", "Bash(terraform fmt:*)"], {})
 	fires("Bash(launchctl *)")
 }
+
+# Several build entry points in one settings file: one finding, at the
+# first, naming up to three others and counting the rest.
+test_build_entries_one_finding if {
+	fs := agent_arbitrary_execution_allowed.deny with input as agent_with(["Bash(yarn build)", "Bash(yarn lint)", "Bash(yarn test)", "Bash(make:*)", "Bash(go test:*)", "Bash(git status)"], accept_edits)
+	count(fs) == 1
+	some f in fs
+	contains(f.message, `allows "Bash(yarn build)" (and "Bash(yarn lint)", "Bash(yarn test)", "Bash(make:*)" and 1 more) without a prompt`)
+}

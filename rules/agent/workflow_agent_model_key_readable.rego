@@ -42,15 +42,22 @@ how := {
 	"file": "in a file on the runner",
 }
 
+# One finding per agent step, at its first model credential: an action
+# handed a key per provider (aider's) is one exposure, not seven.
 deny contains f if {
 	some w in object.get(input, "workflows", [])
 	some j in object.get(w, "jobs", [])
 	some st in object.get(j, "agent_steps", [])
-	some s in object.get(st, "secrets", [])
-	s.model_key == true
 	[st.file, st.line] in _open_steps
-	f := sa.finding(rego.metadata.chain(), s, sprintf("%s: the agent's model credential %s reaches its process %s: the agent needs it, but a prompt injection can read it too", [_job_label(w, j), _name(s), object.get(how, s.via, s.via)]))
+	keys := [s | some s in object.get(st, "secrets", []); s.model_key == true]
+	count(keys) > 0
+	s := keys[0]
+	f := sa.finding(rego.metadata.chain(), s, sprintf("%s: the agent's model credential %s reaches its process %s%s: the agent needs it, but a prompt injection can read it too", [_job_label(w, j), _name(s), object.get(how, s.via, s.via), _others(keys)]))
 }
+
+_others(keys) := "" if count(keys) == 1
+
+else := sprintf(" (and %s)", [concat(", ", [_name(k) | some k in array.slice(keys, 1, count(keys))])])
 
 _name(s) := sprintf("%s (secret %s)", [s.to, s.name]) if {
 	object.get(s, "to", "") != ""

@@ -67,3 +67,17 @@ test_agent_with_open_shell_fires if {
 test_empty_input_quiet if {
 	count(workflow_agent_model_key_readable.deny) == 0 with input as {}
 }
+
+# A key per provider handed to one step: one finding, at the first, naming
+# the others.
+test_several_keys_one_finding if {
+	fs := workflow_agent_model_key_readable.deny with input as job([
+		{"name": "OPENAI_API_KEY", "via": "input", "to": "openai_api_key", "model_key": true, "file": wf, "line": 22},
+		{"name": "GROQ_API_KEY", "via": "input", "to": "groq_api_key", "model_key": true, "file": wf, "line": 23},
+		{"name": "NPM_TOKEN", "via": "step-env", "to": "NPM_TOKEN", "model_key": false, "file": wf, "line": 30},
+	])
+	count(fs) == 1
+	some f in fs
+	f.line == 22
+	contains(f.message, "credential OPENAI_API_KEY reaches its process as an input the agent action passes on (and GROQ_API_KEY)")
+}
