@@ -64,6 +64,10 @@ type EgressScript struct {
 	// Sudo is set when the command, or a script on the way, runs it
 	// through sudo or doas (as root, whoever the workload's user is).
 	Sudo bool `json:"sudo"`
+	// Holds is set when Runs is not itself a firewall script but an
+	// entrypoint, not read, of an image that holds this one (read): it may
+	// run it.
+	Holds string `json:"holds,omitempty"`
 }
 
 // SudoRule is one sudoers grant: a line an image writes to /etc/sudoers or

@@ -109,11 +109,14 @@ func egressFor(w *model.Workload, b *model.Build, img *model.Image, ix *index) *
 			// whose firewall script is not in the scan).
 			ref, from = ix.unreadFirewall(r.ref, "", b, img, 0)
 		}
-		if ref == "" && r.phase == "entrypoint" && ix.unreadScript(r.ref, b, img) && ix.copiesFirewall(b, img) {
+		holds := ""
+		if ref == "" && r.phase == "entrypoint" && ix.unreadScript(r.ref, b, img) {
 			// The image's entrypoint is a script of the build context
 			// that was not read, and the image holds a firewall script
 			// that was: the entrypoint may well run it, or not.
-			ref = r.ref
+			if holds = ix.copiedFirewall(b, img); holds != "" {
+				ref = r.ref
+			}
 		}
 		if ref != "" {
 			reason := model.NotAmongRead
@@ -127,7 +130,7 @@ func egressFor(w *model.Workload, b *model.Build, img *model.Image, ix *index) *
 				By:               "firewall script " + ref + " (" + phaseName(r.phase) + "), not read: " + reason,
 				Allow:            []string{},
 				Loc:              r.loc,
-				Script:           &model.EgressScript{Runs: ref, Phase: r.phase, NotRead: reason},
+				Script:           &model.EgressScript{Runs: ref, Phase: r.phase, NotRead: reason, Holds: holds},
 			}
 		}
 	}
@@ -146,19 +149,20 @@ func (ix *index) unreadScript(ref string, b *model.Build, img *model.Image) bool
 	return len(cs) > 0
 }
 
-// copiesFirewall: the image copies in a firewall script the scan read.
-func (ix *index) copiesFirewall(b *model.Build, img *model.Image) bool {
+// copiedFirewall is the firewall script the scan read that the image
+// copies in, "" when none.
+func (ix *index) copiedFirewall(b *model.Build, img *model.Image) string {
 	if img == nil || b == nil {
-		return false
+		return ""
 	}
 	for _, c := range img.Copies {
 		for _, src := range c.Sources {
-			if ix.firewalls[path.Join(b.Context, src)] != nil {
-				return true
+			if p := path.Join(b.Context, src); ix.firewalls[p] != nil {
+				return p
 			}
 		}
 	}
-	return false
+	return ""
 }
 
 // unreadFirewall finds, through the scripts ref runs (as follow does), a

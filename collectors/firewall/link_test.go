@@ -220,7 +220,7 @@ func TestDevcontainerKeepsEntrypoint(t *testing.T) {
 	}
 	unread := maps.Clone(kept)
 	delete(unread, ".devcontainer/entrypoint.sh")
-	if eg := egress(unread); eg == nil || eg.Restricted || eg.Script == nil || eg.Script.NotRead != model.NotAmongRead {
+	if eg := egress(unread); eg == nil || eg.Restricted || eg.Script == nil || eg.Script.NotRead != model.NotAmongRead || eg.Script.Holds != ".devcontainer/init-firewall.sh" {
 		t.Errorf("entrypoint not read: egress = %+v, want a script not among the files read", eg)
 	}
 }

@@ -55,6 +55,10 @@ deny contains f if {
 	sc := w.egress.script
 	f := sa.finding(
 		rego.metadata.chain(), w.egress,
-		sprintf("%s restricts egress only with firewall script %s, run by its %s command, which is not among the files read: whether it denies egress by default is not known (scan the tree that holds it)", [wl.label(w), sc.runs, object.get(sc, "phase", "")]),
+		_unread_message(w, sc),
 	)
 }
+
+_unread_message(w, sc) := sprintf("%s runs its image's entrypoint %s, which is not among the files read, and the image holds firewall script %s: whether the entrypoint runs it, and so whether egress is denied by default, is not known (scan the tree that holds the entrypoint)", [wl.label(w), sc.runs, sc.holds]) if {
+	object.get(sc, "holds", "") != ""
+} else := sprintf("%s restricts egress only with firewall script %s, run by its %s command, which is not among the files read: whether it denies egress by default is not known (scan the tree that holds it)", [wl.label(w), sc.runs, object.get(sc, "phase", "")])

@@ -45,3 +45,14 @@ test_firewall_script_not_read_fires_low if {
 	f.line == 7
 	contains(f.message, "devcontainer dev restricts egress only with firewall script /usr/local/bin/init-firewall.sh, run by its postStart command, which is not among the files read")
 }
+
+# An entrypoint not read, of an image that holds a firewall script: says so.
+test_entrypoint_that_may_run_the_firewall if {
+	w := {"source": "devcontainer", "name": "dev", "judged": true, "egress": {
+		"restricted": false, "script_unverified": true, "file": ".devcontainer/Dockerfile", "line": 9,
+		"script": {"runs": "/usr/local/sbin/box-entrypoint", "phase": "entrypoint", "not_read": "not among the files read", "holds": ".devcontainer/init-firewall.sh"},
+	}}
+	fs := egress_unverified.deny with input as {"workloads": [w]}
+	some f in fs
+	contains(f.message, "runs its image's entrypoint /usr/local/sbin/box-entrypoint, which is not among the files read, and the image holds firewall script .devcontainer/init-firewall.sh")
+}
