@@ -9,7 +9,9 @@
 #   injection can send them anywhere the network allows. A mount of a parent
 #   (the whole home directory, ~/.config) counts, since it holds them.
 #   Sources are recognised as ~/…, ${localEnv:HOME}/…, ${HOME}/…, $HOME/…,
-#   /home/<user>/…, /root/… and /Users/<user>/….
+#   /home/<user>/…, /root/… and /Users/<user>/…. A host path of another place
+#   (the repository's ./secrets/.ssh) mounted where the container's tools
+#   read credentials (/home/node/.ssh, /root/.config/gh) counts as well.
 # related_resources:
 #   - ref: https://containers.dev/implementors/json_reference/
 #     description: Dev Container metadata reference — mounts and ${localEnv} variables
@@ -128,5 +130,25 @@ deny contains f if {
 	f := sa.finding(
 		rego.metadata.chain(), m,
 		sprintf("%s mounts the host's SSH agent socket %s at %s", [wl.label(w), m.source, object.get(m, "target", "?")]),
+	)
+}
+
+# A host directory of another place (the repository's ./secrets/.ssh)
+# mounted where a tool in the container reads its credentials
+# (/home/node/.ssh, /root/.config/gh): the files it holds are credentials
+# the agent reads.
+deny contains f if {
+	some i, w in input.workloads
+	wl.judged(w)
+	some j, m in w.mounts
+	host_mount(m)
+	not wl.home_mounts[[i, j]]
+	rest := home_rest(object.get(m, "target", ""))
+	rest != ""
+	labels := held(rest)
+	count(labels) > 0
+	f := sa.finding(
+		rego.metadata.chain(), m,
+		sprintf("%s mounts host path %s at %s, where the container's tools read %s: what the host keeps there is the agent's", [wl.label(w), m.source, m.target, describe(rest, labels)]),
 	)
 }

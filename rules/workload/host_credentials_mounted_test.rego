@@ -94,3 +94,18 @@ test_public_ssh_files_quiet if {
 	fires("~/.ssh/id_ed25519")
 	fires("~/.ssh/known_hosts/../id_rsa")
 }
+
+# Credentials kept beside the repository, mounted where ssh and gh read them.
+test_credential_target_from_another_place if {
+	w := {"source": "compose", "name": "agent", "judged": true, "mounts": [
+		{"type": "bind", "source": "./git-data/.ssh", "target": "/home/node/.ssh", "file": "docker-compose.yml", "line": 7},
+		{"type": "bind", "source": "./git-data/gh", "target": "/root/.config/gh", "file": "docker-compose.yml", "line": 8},
+		{"type": "bind", "source": "./src", "target": "/home/node/app", "file": "docker-compose.yml", "line": 9},
+		{"type": "volume", "source": "ssh-keys", "target": "/home/node/.ssh", "file": "docker-compose.yml", "line": 10},
+	]}
+	fs := host_credentials_mounted.deny with input as {"workloads": [w]}
+	count(fs) == 2
+	some f in fs
+	f.line == 7
+	contains(f.message, "mounts host path ./git-data/.ssh at /home/node/.ssh, where the container's tools read SSH keys")
+}
