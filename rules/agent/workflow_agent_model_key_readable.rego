@@ -85,6 +85,27 @@ _runs_anything(a) if {
 	not _shell_limited(a)
 }
 
+# A command that prints the environment, in the tool list of a bypassed
+# agent (Gemini's tools.core: run_shell_command(printenv)) or allowed
+# unasked: the model key is in what it prints.
+_runs_anything(a) if {
+	agent.effective(a, "approval_mode").value == "bypass"
+	some t in object.get(a, "tools", [])
+	_prints_env(t.value)
+}
+
+_runs_anything(a) if {
+	some r in object.get(a, "allow", [])
+	_prints_env(r.value)
+	not agent.held_back(a, agent.shell_literal(r.value))
+}
+
+_prints_env(rule) if {
+	is_string(rule)
+	ws := agent.command_words(rule)
+	agent.base(ws[0]) in {"printenv", "env"}
+}
+
 _runs_anything(a) if {
 	some r in object.get(a, "allow", [])
 	agent.exec_reason(r.value)

@@ -81,3 +81,18 @@ test_several_keys_one_finding if {
 	f.line == 22
 	contains(f.message, "credential OPENAI_API_KEY reaches its process as an input the agent action passes on (and GROQ_API_KEY)")
 }
+
+# A bypassed agent whose only shell command prints the environment, or an
+# allowed printenv: the key is printed.
+test_printenv_tool_prints_the_key if {
+	key := [{"name": "GEMINI_API_KEY", "via": "input", "to": "gemini_api_key", "model_key": true, "file": wf, "line": 22}]
+	tools := {"tool": "gemini", "scope": "workflow", "context": "workflow Claude", "file": wf, "line": 20,
+		"approval_mode": {"value": "bypass", "file": wf, "line": 21}, "tool_list": {"file": wf, "line": 23},
+		"tools": [{"value": "run_shell_command(printenv)", "file": wf, "line": 23}]}
+	count(workflow_agent_model_key_readable.deny) == 1 with input as job_with(key, [tools])
+	ls := object.union(tools, {"tools": [{"value": "run_shell_command(ls)", "file": wf, "line": 23}]})
+	count(workflow_agent_model_key_readable.deny) == 0 with input as job_with(key, [ls])
+	allowed := {"tool": "claude-code", "scope": "workflow", "context": "workflow Claude", "file": wf, "line": 20,
+		"allow": [{"value": "Bash(printenv)", "file": wf, "line": 24}]}
+	count(workflow_agent_model_key_readable.deny) == 1 with input as job_with(key, [allowed])
+}
