@@ -378,9 +378,13 @@ func (e *Engine) Judge(ctx context.Context, c *Collected, opt Options) (*reports
 	// evaluation moves them into its parts.
 	facts, live, unreadList := counts(doc), liveEvidence(doc), unread(doc, errs)
 	workloads, skipped := reports.WorkloadsFrom(doc.Workloads), slices.Clone(doc.Skipped)
-	findings, err := e.evaluate(ctx, doc, cfg, opt)
+	findings, failed, err := e.evaluate(ctx, doc, cfg, opt)
 	if err != nil {
 		return nil, err
+	}
+	for _, f := range failed {
+		errs = append(errs, f)
+		unreadList = append(unreadList, policies.Unread{Source: f.File, Kind: f.Kind, Error: true})
 	}
 	set := policies.Settings{FailOn: cfg.FailOn, Require: cfg.Require, MinScore: cfg.MinScore, Strict: cfg.Strict || opt.Strict}
 	if opt.FailOn != "" {
@@ -438,24 +442,32 @@ func (e *Engine) prepare(doc *model.Document, cfg *policies.Config, opt Options)
 // user against 3.05 s); smaller parts cost more than they save.
 const partFiles = 100
 
-func (e *Engine) evaluate(ctx context.Context, doc *model.Document, cfg *policies.Config, opt Options) ([]rules.Finding, error) {
+// evaluate judges doc part by part. A rule that failed to evaluate on a
+// part is returned as an errors[] entry (one per rule, naming the files of
+// the parts it failed on), beside what every other rule found.
+func (e *Engine) evaluate(ctx context.Context, doc *model.Document, cfg *policies.Config, opt Options) ([]rules.Finding, []model.Error, error) {
 	// This target's rule modes: a no-op for an engine compiled for it (the
 	// disabled rules were left out), the filter for one shared by targets.
 	off := cfg.Disabled(e.Set)
 	var held findingSet
+	var failed ruleFailures
 	size := partFiles
 	if opt.partFiles > 0 {
 		size = opt.partFiles
 	}
 	parts := doc.Parts(size)
 	for i := range parts.Len() {
-		in, err := rules.Input(parts.Part(i))
+		part := parts.Part(i)
+		in, err := rules.Input(part)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		fs, err := e.Rules.EvalTimeout(ctx, in, ruleTimeout(cfg, opt))
-		if err != nil {
-			return nil, err
+		var pe *rules.PartialError
+		if errors.As(err, &pe) {
+			failed.add(pe.Failures, part)
+		} else if err != nil {
+			return nil, nil, err
 		}
 		for _, f := range fs {
 			if !off[f.RuleID] {
@@ -468,15 +480,15 @@ func (e *Engine) evaluate(ctx context.Context, doc *model.Document, cfg *policie
 	policies.ApplyWaivers(findings, cfg.Waivers, opt.Now)
 	if opt.Baseline != "" {
 		if err := policies.ApplyBaseline(opt.Baseline, findings); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+			return nil, nil, fmt.Errorf("%w: %v", ErrUsage, err)
 		}
 	}
 	if opt.WriteBaseline != "" {
 		if err := policies.WriteBaseline(opt.WriteBaseline, findings); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return findings, nil
+	return findings, failed.errors(), nil
 }
 
 // ruleTimeout: the flag, else the policy file, else the engine's default.

@@ -1,6 +1,13 @@
 package audit
 
-import "github.com/sandbox-audit/sandbox-audit/rules"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
+	"github.com/sandbox-audit/sandbox-audit/model"
+	"github.com/sandbox-audit/sandbox-audit/rules"
+)
 
 // findingSet holds a scan's findings while its parts are judged. What a
 // rule says alike of all its findings (id, title, property, severity,
@@ -54,4 +61,68 @@ func (s *findingSet) findings() []rules.Finding {
 	}
 	*s = findingSet{}
 	return out
+}
+
+// ruleFailures gathers, per rule, the parts a rule failed to evaluate on.
+type ruleFailures struct {
+	order []string
+	by    map[string]*ruleFailure
+}
+
+type ruleFailure struct {
+	rules.RuleFailure
+	files []string
+}
+
+func (r *ruleFailures) add(fs []rules.RuleFailure, part *model.Document) {
+	if r.by == nil {
+		r.by = map[string]*ruleFailure{}
+	}
+	for _, f := range fs {
+		x := r.by[f.Rule.ID]
+		if x == nil {
+			x = &ruleFailure{RuleFailure: f}
+			r.by[f.Rule.ID] = x
+			r.order = append(r.order, f.Rule.ID)
+		}
+		for _, file := range part.Files {
+			x.files = append(x.files, file.Path)
+		}
+	}
+}
+
+// errors are the errors[] entries: file rule/<id> (no file of the tree is
+// to blame alone), kind rule:<property> (the property its findings speak
+// to is not known), the error redacted (a built-in's error may quote an
+// input value) and the files whose facts it could not judge.
+func (r *ruleFailures) errors() []model.Error {
+	var out []model.Error
+	for _, id := range r.order {
+		x := r.by[id]
+		on := "the facts of " + listFiles(x.files, 3)
+		if len(x.files) == 0 {
+			on = "this input"
+		}
+		out = append(out, model.Error{
+			File:    "rule/" + id,
+			Kind:    "rule:" + x.Rule.Property,
+			Message: clipMessage(secrets.Redact(x.Err.Error()), 400) + "; its findings on " + on + " are missing",
+		})
+	}
+	return out
+}
+
+// listFiles names up to n files and counts the rest.
+func listFiles(files []string, n int) string {
+	if len(files) <= n {
+		return strings.Join(files, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(files[:n], ", "), len(files)-n)
+}
+
+func clipMessage(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
 }

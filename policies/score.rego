@@ -138,7 +138,16 @@ incomplete_audit if {
 	unread.errors > 0
 }
 
-reasons contains sprintf("strict: %d input(s) could not be audited (see errors)", [unread.errors]) if incomplete_audit
+reasons contains sprintf("strict: %d input(s) could not be audited (see errors)", [unread.errors]) if {
+	object.get(input.settings, "strict", false)
+	unread.errors > 0
+}
+
+# A rule that failed to evaluate makes the audit incomplete under any
+# settings (the CLI exits 2 after writing the report).
+incomplete_audit if unread.rule_failures > 0
+
+reasons contains sprintf("%d rule(s) failed to evaluate (see errors)", [unread.rule_failures]) if unread.rule_failures > 0
 
 reasons contains sprintf("%s score %d is below the minimum %d", [p, score(p), min_score(p)]) if {
 	some p in properties

@@ -58,7 +58,17 @@ speaks := {
 	"live:mounts": [],
 	"live:privileges": [],
 	"live:reuse": [],
+	# a rule that failed to evaluate: its findings are missing, so its
+	# property is not known
+	"rule:disposable": ["disposable"],
+	"rule:network": ["network"],
+	"rule:credentials": ["credentials"],
+	"rule:review": ["review"],
 }
+
+# rule_failures: how many rules failed to evaluate (the audit is incomplete
+# whatever the settings: a rule that could not run is no evidence).
+rule_failures := count([u | some u in object.get(input, "unread", []); startswith(u.kind, "rule:")])
 
 # by_property[p]: the sources (file paths, live/<check>) that leave p unknown.
 by_property[p] := sort({u.source |

@@ -150,3 +150,22 @@ test_by_property_is_defined_for_every_property if {
 	b := unread.by_property with input as {}
 	b == {"disposable": [], "network": [], "credentials": [], "review": []}
 }
+
+# A rule that failed to evaluate leaves its property unknown, the others as
+# they are, and makes the audit incomplete without strict (exit 2).
+test_rule_failure_is_incomplete_without_strict if {
+	r := result([{"source": "rule/agent-push-allowed", "kind": "rule:review", "error": true}])
+	r.properties.review.status == "unknown"
+	r.properties.review.unread == ["rule/agent-push-allowed"]
+	every p in ["disposable", "network", "credentials"] {
+		r.properties[p].status == "pass"
+	}
+	not r.gate.passed
+	r.gate.incomplete
+	r.gate.reasons == ["1 rule(s) failed to evaluate (see errors)"]
+}
+
+test_file_errors_are_not_rule_failures if {
+	r := result([{"source": "k8s/pod.yaml", "kind": "kubernetes", "error": true}])
+	not r.gate.incomplete
+}

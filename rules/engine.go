@@ -67,15 +67,48 @@ type Engine struct {
 
 // group is one built-in rule area.
 type group struct {
-	area string
-	keys []string // input keys it reads, one of which must be non-empty; nil: every input
-	mods []*ast.Module
-	pkgs []string
-	size int // rules in its modules: the order of compiling and evaluating
+	area  string
+	keys  []string // input keys it reads, one of which must be non-empty; nil: every input
+	mods  []*ast.Module
+	pkgs  []string
+	metas []Meta // the rules of pkgs, in their order
+	size  int    // rules in its modules: the order of compiling and evaluating
 
 	once sync.Once
+	c    *ast.Compiler // kept to evaluate its rules one by one when the area fails
 	q    rego.PreparedEvalQuery
 	err  error
+}
+
+// RuleFailure is one rule that failed to evaluate on an input.
+type RuleFailure struct {
+	Rule Meta
+	Err  error
+}
+
+// PartialError is returned, with the findings of every other rule, when
+// some rules failed to evaluate on an input: their findings are missing, so
+// the caller must not read the result as complete (the audit lists each
+// rule in errors[] and exits 2). It wraps every failure's error (ErrEval,
+// ErrRuleTimeout).
+type PartialError struct {
+	Failures []RuleFailure
+}
+
+func (e *PartialError) Error() string {
+	msgs := make([]string, len(e.Failures))
+	for i, f := range e.Failures {
+		msgs[i] = f.Err.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+func (e *PartialError) Unwrap() []error {
+	out := make([]error, len(e.Failures))
+	for i, f := range e.Failures {
+		out[i] = f.Err
+	}
+	return out
 }
 
 // customQuery is one custom rule package's prepared query.
@@ -137,16 +170,17 @@ func Prepare(ctx context.Context, s *Set) (*Engine, error) {
 			byArea[a] = append(byArea[a], m)
 		}
 	}
-	pkgs := map[string][]string{}
+	pkgs, metas := map[string][]string{}, map[string][]Meta{}
 	for _, r := range s.Rules {
 		if r.Builtin {
 			a := s.area[r.File]
-			pkgs[a] = append(pkgs[a], strconv.Quote(strings.TrimPrefix(r.Package, "rules.")))
+			pkgs[a] = append(pkgs[a], quotedPackage(r))
+			metas[a] = append(metas[a], r)
 		}
 	}
 	e := &Engine{}
 	for a, mods := range byArea {
-		g := &group{area: a, pkgs: pkgs[a]}
+		g := &group{area: a, pkgs: pkgs[a], metas: metas[a]}
 		seen := map[string]bool{}
 		rd := readsOf(mods)
 		for {
@@ -199,10 +233,10 @@ func Prepare(ctx context.Context, s *Set) (*Engine, error) {
 	// Every module is compiled now: the areas' queries are prepared on
 	// this compiler rather than each compiling its modules again.
 	for _, g := range e.groups {
-		g.once.Do(func() { g.q, g.err = prepare(ctx, c, g.pkgs) })
+		g.once.Do(func() { g.c = c; g.q, g.err = prepare(ctx, c, g.pkgs) })
 	}
 	for _, r := range custom {
-		q, err := prepare(ctx, c, []string{strconv.Quote(strings.TrimPrefix(r.Package, "rules."))})
+		q, err := prepare(ctx, c, []string{quotedPackage(r)})
 		if err != nil {
 			return nil, err
 		}
@@ -231,9 +265,42 @@ func (g *group) compiled(ctx context.Context) (rego.PreparedEvalQuery, error) {
 			g.err = err
 			return
 		}
+		g.c = c
 		g.q, g.err = prepare(ctx, c, g.pkgs)
 	})
 	return g.q, g.err
+}
+
+// quotedPackage is r's package under data.rules, as the query names it.
+func quotedPackage(r Meta) string {
+	return strconv.Quote(strings.TrimPrefix(r.Package, "rules."))
+}
+
+// oneByOne evaluates the area's rules one at a time, after the area's query
+// failed on input: the rules that run give their findings, the ones that
+// fail are named. When every rule runs alone (the failure was the query's,
+// not a rule's), the area's error is returned as it was.
+func (g *group) oneByOne(ctx context.Context, input ast.Value, areaErr error) ([]Finding, []RuleFailure, error) {
+	var out []Finding
+	var failed []RuleFailure
+	for i, m := range g.metas {
+		q, err := prepare(ctx, g.c, []string{g.pkgs[i]})
+		if err == nil {
+			var fs []Finding
+			if fs, err = evalShard(ctx, q, input); err == nil {
+				out = append(out, fs...)
+				continue
+			}
+		}
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		failed = append(failed, RuleFailure{Rule: m, Err: fmt.Errorf("rule %s (%s, %s): %w", m.ID, m.Package, m.File, err)})
+	}
+	if len(failed) == 0 {
+		return nil, nil, areaErr
+	}
+	return out, failed, nil
 }
 
 // Warm compiles the areas not yet compiled, largest first, on every core,
@@ -298,11 +365,15 @@ func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Finding, error) {
 
 // EvalTimeout runs every rule against input, the built-in shards and the
 // custom rules in parallel; each custom rule package must finish within
-// timeout (DefaultRuleTimeout when <= 0), or the evaluation fails with
-// ErrRuleTimeout naming it. OPA checks the deadline between evaluation
-// steps and inside its iterating built-ins, so a comprehension over a huge
-// range stops too. Any rule error fails the whole evaluation: a rule that
-// could not run must never read as "no finding".
+// timeout (DefaultRuleTimeout when <= 0), or it fails with ErrRuleTimeout
+// naming it. OPA checks the deadline between evaluation steps and inside
+// its iterating built-ins, so a comprehension over a huge range stops too.
+// A rule that fails to evaluate (a conflict on an input its author did not
+// foresee, the time limit) is named in a *PartialError returned with the
+// findings of every other rule: a rule that could not run must never read
+// as "no finding", nor lose what the others found. Any other error (the
+// context cancelled, a query that could not be prepared) fails the whole
+// evaluation.
 func (e *Engine) EvalTimeout(ctx context.Context, input ast.Value, timeout time.Duration) ([]Finding, error) {
 	if timeout <= 0 {
 		timeout = DefaultRuleTimeout
@@ -315,6 +386,7 @@ func (e *Engine) EvalTimeout(ctx context.Context, input ast.Value, timeout time.
 	}
 	n := len(need)
 	results := make([][]Finding, n+len(e.custom))
+	failed := make([][]RuleFailure, n+len(e.custom))
 	var wg sync.WaitGroup
 	var berr error
 	wg.Add(1)
@@ -325,15 +397,21 @@ func (e *Engine) EvalTimeout(ctx context.Context, input ast.Value, timeout time.
 			if err != nil {
 				return err
 			}
-			results[i], err = evalShard(ctx, q, input)
+			if results[i], err = evalShard(ctx, q, input); err != nil && ctx.Err() == nil && errors.Is(err, ErrEval) {
+				results[i], failed[i], err = need[i].oneByOne(ctx, input, err)
+			}
 			return err
 		})
 	}()
 	// Custom rules run at most one per core at a time, so the time limit
 	// measures a rule's own work, not its wait for a core.
 	cerr := e.each(len(e.custom), func(i int) error {
-		var err error
-		results[n+i], err = evalCustom(ctx, e.custom[i], input, timeout)
+		fs, err := evalCustom(ctx, e.custom[i], input, timeout)
+		if err != nil && ctx.Err() == nil && errors.Is(err, ErrEval) {
+			failed[n+i] = []RuleFailure{{Rule: e.custom[i].meta, Err: err}}
+			return nil
+		}
+		results[n+i] = fs
 		return err
 	})
 	wg.Wait()
@@ -343,6 +421,13 @@ func (e *Engine) EvalTimeout(ctx context.Context, input ast.Value, timeout time.
 	out := []Finding{}
 	for i := range results {
 		out = append(out, results[i]...)
+	}
+	var pe PartialError
+	for _, f := range failed {
+		pe.Failures = append(pe.Failures, f...)
+	}
+	if len(pe.Failures) > 0 {
+		return out, &pe
 	}
 	return out, nil
 }
@@ -354,7 +439,10 @@ func evalCustom(ctx context.Context, cq customQuery, input ast.Value, timeout ti
 	if err != nil && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) {
 		return nil, fmt.Errorf("%w: rule %s (%s, %s) did not finish within %s; raise --rule-timeout or bound the rule's iteration", ErrRuleTimeout, cq.meta.ID, cq.meta.Package, cq.meta.File, timeout)
 	}
-	return fs, err
+	if err != nil {
+		return nil, fmt.Errorf("rule %s (%s, %s): %w", cq.meta.ID, cq.meta.Package, cq.meta.File, err)
+	}
+	return fs, nil
 }
 
 func evalShard(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) ([]Finding, error) {

@@ -272,9 +272,22 @@ func (o *scanOptions) run(cmd *cobra.Command, path, containers string) error {
 	return nil
 }
 
-// incomplete is the strict run's exit 2: it names what was not audited
-// (the report, already written, has every entry).
+// incomplete is the exit 2 of a run whose report is written but not whole:
+// it names the rules that failed to evaluate, else (a strict run) what was
+// not audited. The report has every entry.
 func incomplete(errs []model.Error) error {
+	var failed []string
+	for _, e := range errs {
+		if strings.HasPrefix(e.Kind, "rule:") {
+			failed = append(failed, e.Message)
+		}
+	}
+	if len(failed) > 0 {
+		if len(failed) > 3 {
+			failed = append(failed[:3], fmt.Sprintf("and %d more rule(s)", len(failed)-3))
+		}
+		return fmt.Errorf("%s (the report was written without their findings)", strings.Join(failed, "; "))
+	}
 	var files []string
 	for i, e := range errs {
 		if i == 3 {
