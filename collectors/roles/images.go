@@ -103,11 +103,29 @@ func agentImage(ref string) string {
 func controlPlane(ws []string) string {
 	for _, w := range ws {
 		switch w {
-		case "controller", "operator", "webhook", "manager", "exporter", "dashboard", "router", "gateway", "proxy":
+		// An orchestrator, control plane, hub or relay starts or fronts
+		// the agent's sessions (claude-orchestrator, claude-code-hub, an
+		// API relay); an MCP server serves the agent tools
+		// (enterprise-sandbox-mcp, in front of the sandbox's VM).
+		case "controller", "operator", "webhook", "manager", "exporter", "dashboard", "router", "gateway", "proxy",
+			"orchestrator", "controlplane", "scheduler", "hub", "relay", "mcp":
 			return w
 		}
 	}
+	for i := 0; i+1 < len(ws); i++ {
+		if ws[i] == "control" && ws[i+1] == "plane" {
+			return "control plane"
+		}
+	}
 	return ""
+}
+
+// article is "an" before a vowel, else "a".
+func article(w string) string {
+	if w != "" && strings.ContainsRune("aeiou", rune(w[0])) {
+		return "an"
+	}
+	return "a"
 }
 
 // platformImages are well-known images of databases, caches, queues,
@@ -166,7 +184,7 @@ func platformImage(ref string) string {
 		return "its image " + repo + " is " + what
 	}
 	if w := controlPlane(words(repo)); w != "" {
-		return "its image " + repo + " is infrastructure (a " + w + ")"
+		return "its image " + repo + " is infrastructure (" + article(w) + " " + w + ")"
 	}
 	return ""
 }

@@ -436,12 +436,17 @@ func repoOf(roots []string, file string) string {
 }
 
 // launchesSandboxes: a variable naming the image of the sandboxes a service
-// starts (OpenHands' SANDBOX_RUNTIME_CONTAINER_IMAGE, SANDBOX_IMAGE…) marks
-// an orchestrator, not the sandbox.
+// starts (OpenHands' SANDBOX_RUNTIME_CONTAINER_IMAGE, SANDBOX_IMAGE, a code
+// interpreter's APP_EXECUTOR_IMAGE, RUNNER_IMAGE…) marks an orchestrator,
+// not the sandbox.
 func launchesSandboxes(name string) bool {
 	n := strings.ToUpper(name)
-	i := strings.Index(n, "SANDBOX")
-	return i >= 0 && strings.Contains(n[i:], "IMAGE")
+	for _, what := range []string{"SANDBOX", "EXECUTOR", "RUNNER"} {
+		if i := strings.Index(n, what); i >= 0 && strings.Contains(n[i:], "IMAGE") {
+			return true
+		}
+	}
+	return false
 }
 
 // Words of a workload's name, in the order they are weighed: a name that
@@ -456,7 +461,7 @@ var (
 		"mongodb", "redis", "valkey", "cache", "queue", "broker", "mq", "rabbitmq", "kafka", "minio", "s3",
 		"storage", "registry", "nginx", "traefik", "envoy", "caddy", "vault", "keycloak", "auth", "otel",
 		"datadog", "telegraf", "jaeger", "grafana", "prometheus", "loki", "elasticsearch", "opensearch",
-		"clickhouse", "mailhog", "mailpit", "adminer", "pgadmin", "temporal", "mcp")
+		"clickhouse", "mailhog", "mailpit", "adminer", "pgadmin", "temporal", "mcp", "controlplane", "hub", "relay")
 	agentNames = words2set("agent", "agents", "sandbox", "sandboxes", "claude", "codex", "aider", "goose",
 		"opencode", "openhands", "vibe", "devcontainer", "workspace")
 	weakPlatformNames = words2set("server", "backend")
@@ -474,9 +479,12 @@ func words2set(ws ...string) map[string]bool {
 // nothing. A Kubernetes workload is named by its object and container.
 func byName(w *model.Workload) (string, string) {
 	ws := nameWords(w.Name)
-	for _, x := range ws {
+	for i, x := range ws {
 		if platformNames[x] {
 			return Platform, fmt.Sprintf("its name %s says it is a platform service (%s)", w.Name, x)
+		}
+		if x == "control" && i+1 < len(ws) && ws[i+1] == "plane" {
+			return Platform, fmt.Sprintf("its name %s says it is a platform service (control plane)", w.Name)
 		}
 	}
 	for _, x := range ws {

@@ -76,6 +76,21 @@ func TestAssign(t *testing.T) {
 			},
 		},
 		{
+			name: "so is a code interpreter's service that names its executors' image",
+			doc: model.Document{Workloads: []model.Workload{
+				func() model.Workload {
+					w := compose("service", "")
+					w.Env = []model.EnvVar{{Name: "APP_EXECUTOR_IMAGE"}}
+					return w
+				}(),
+				compose("node", "rancher/k3s:v1.29"),
+			}},
+			want: map[string]got{
+				"compose:c.yml:service": {Platform, false, "it starts the agent's sandboxes (APP_EXECUTOR_IMAGE): a control plane"},
+				"compose:c.yml:node":    {Unknown, true, "no workload is known to be the agent's, so each is judged as if it were (name the sandbox in the policy file's sandboxes:)"},
+			},
+		},
+		{
 			name: "with no agent known, unknown workloads are judged and platform ones are not",
 			doc: model.Document{Workloads: []model.Workload{
 				compose("app", "myorg/app:1"),
@@ -260,7 +275,9 @@ func TestImages(t *testing.T) {
 			t.Errorf("agentImage(%q) = \"\", want a reason", ref)
 		}
 	}
-	notAgents := []string{"docker.all-hands.dev/all-hands-ai/openhands:0.9", "ghcr.io/x/agent-sandbox-controller:v1", "datadog/agent:7", "node:22", "myorg/gemini-exchange:1"}
+	notAgents := []string{"docker.all-hands.dev/all-hands-ai/openhands:0.9", "ghcr.io/x/agent-sandbox-controller:v1", "datadog/agent:7", "node:22", "myorg/gemini-exchange:1",
+		// control planes, relays and tool servers of agent platforms
+		"ghcr.io/x/claude-orchestrator:1", "x/claude-code-hub:latest", "x/enterprise-sandbox-mcp:1", "x/sandbox-control-plane:2", "x/codex-relay"}
 	for _, ref := range notAgents {
 		if why := agentImage(ref); why != "" {
 			t.Errorf("agentImage(%q) = %q, want none", ref, why)
@@ -268,6 +285,9 @@ func TestImages(t *testing.T) {
 	}
 	if platformImage("docker.all-hands.dev/all-hands-ai/openhands:0.9") == "" {
 		t.Error("OpenHands' app server is the platform's")
+	}
+	if why := platformImage("ghcr.io/x/claude-orchestrator:1"); why != "its image x/claude-orchestrator is infrastructure (an orchestrator)" {
+		t.Errorf("platformImage(claude-orchestrator) = %q", why)
 	}
 	if why := platformImage("ubuntu:24.04"); why != "" {
 		t.Errorf("platformImage(ubuntu) = %q, want none", why)
@@ -305,6 +325,9 @@ func TestByName(t *testing.T) {
 		"datadog-agent":         Platform,
 		"mcp-server":            Platform,
 		"worker":                "",
+		"controlplane":          Platform,
+		"sandbox-control-plane": Platform,
+		"claude-code-hub":       Platform,
 		"app":                   "",
 	} {
 		if got, _ := byName(&model.Workload{Name: name}); got != want {

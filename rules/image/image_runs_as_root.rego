@@ -6,7 +6,9 @@
 #   in the container is root on the host kernel, with only namespaces and
 #   capabilities in between; a writable host mount, an added capability or a
 #   runtime bug becomes host root. A USER given as a build argument is not
-#   judged.
+#   judged, nor an image that only platform services of the scan build (a
+#   proxy, a gateway in front of the sandbox): the agent does not run in
+#   it.
 # related_resources:
 #   - ref: https://docs.docker.com/build/building/best-practices/#user
 #     description: Docker — Dockerfile best practices, USER
@@ -33,6 +35,7 @@ deny contains f if {
 	some img in input.images
 	not img.final_user
 	not run_as_non_root(img)
+	not _platform_only(img)
 	f := sa.finding(rego.metadata.chain(), img, "The Dockerfile's final stage sets no USER: containers from the image run as root")
 }
 
@@ -41,6 +44,7 @@ deny contains f if {
 	u := lower(trim_space(object.get(img, ["final_user", "value"], "")))
 	root_user(u)
 	not run_as_non_root(img)
+	not _platform_only(img)
 	f := sa.finding(rego.metadata.chain(), img.final_user, sprintf("The Dockerfile's final USER is %s: containers from the image run as root", [u]))
 }
 
@@ -81,4 +85,16 @@ _non_root(w) if {
 	u != ""
 	not contains(u, "${")
 	not root_user(lower(u))
+}
+
+# _platform_only(img): workloads of the scan build the image, and none of
+# them is judged as the agent's sandbox.
+_platform_only(img) if {
+	img.file in _built
+	not img.file in _built_judged
+}
+
+_built_judged contains w.build.dockerfile if {
+	some w in input.workloads
+	object.get(w, "judged", true) != false
 }

@@ -58,3 +58,13 @@ test_compose_service_of_devcontainer_quiet if {
 	root_dc := object.union(dc, {"user": {"value": "root", "file": ".devcontainer/devcontainer.json", "line": 82}})
 	count(image_runs_as_root.deny) == 1 with input as {"images": [img], "workloads": [svc, root_dc]}
 }
+
+# An image only platform services build (a squid proxy in front of the
+# sandbox) is not the agent's: quiet. Built by a judged service too, it fires.
+test_built_only_by_platform_services_quiet if {
+	img := {"file": "proxy/Dockerfile", "line": 1, "base_images": []}
+	proxy := {"source": "compose", "name": "firewall", "judged": false, "role": "unknown", "build": {"dockerfile": "proxy/Dockerfile"}}
+	count(image_runs_as_root.deny) == 0 with input as {"images": [img], "workloads": [proxy]}
+	agent := {"source": "compose", "name": "dev", "judged": true, "role": "agent", "build": {"dockerfile": "proxy/Dockerfile"}}
+	count(image_runs_as_root.deny) == 1 with input as {"images": [img], "workloads": [proxy, agent]}
+}
