@@ -113,6 +113,11 @@ type Workload struct {
 	// to be the agent's. Set by the scan (collectors/roles), never by a
 	// collector.
 	Judged bool `json:"judged"`
+	// Overlay is set on a compose service with no image, build or extends:
+	// an override file's addition to a service another file defines
+	// (docker compose -f base.yml -f override.yml). What it sets counts;
+	// what it leaves out says nothing.
+	Overlay bool `json:"overlay,omitempty"`
 	// ReachableBy names the agent's workload that can reach this one's
 	// container API (a Docker-in-Docker daemon or socket proxy on a network
 	// they share): its socket and privileges are then the agent's. Set by
@@ -275,6 +280,9 @@ type EnvVar struct {
 	// FromHost names the host variable forwarded into the sandbox
 	// (${localEnv:X}, ${X} in compose, env: from secrets in workflows).
 	FromHost string `json:"from_host,omitempty"`
+	// HostSensitive is true when FromHost's name looks like a credential
+	// (the test SensitiveName is of the variable's own name).
+	HostSensitive bool `json:"host_sensitive,omitempty"`
 	// FromSecret is true when the value comes from a secret store reference
 	// (Kubernetes secretKeyRef, ${{ secrets.X }}).
 	FromSecret bool `json:"from_secret,omitempty"`

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
@@ -164,16 +165,16 @@ networks:
 			w.Env = []model.EnvVar{
 				{Name: "PLAIN", Loc: l(4)},
 				{Name: "EMPTY", Loc: l(5)},
-				{Name: "GH_TOKEN", SensitiveName: true, FromHost: "GITHUB_TOKEN", Loc: l(6)},
-				{Name: "DB_URL", FromHost: "DB_PASSWORD", Loc: l(7)},
+				{Name: "GH_TOKEN", SensitiveName: true, FromHost: "GITHUB_TOKEN", HostSensitive: true, Loc: l(6)},
+				{Name: "DB_URL", FromHost: "DB_PASSWORD", HostSensitive: true, Loc: l(7)},
 				{Name: "PRICE", Loc: l(8)},
-				{Name: "FALLBACK", FromHost: "TOKEN", Secret: pat(), Loc: l(9)},
+				{Name: "FALLBACK", FromHost: "TOKEN", HostSensitive: true, Secret: pat(), Loc: l(9)},
 			}
 			return w
 		}(), func() model.Workload {
 			w := wl("m", 11)
 			w.Env = []model.EnvVar{
-				{Name: "PASSWORD", SensitiveName: true, FromHost: "PASSWORD", Loc: l(14)},
+				{Name: "PASSWORD", SensitiveName: true, FromHost: "PASSWORD", HostSensitive: true, Loc: l(14)},
 				{Name: "PORT", Loc: l(15)},
 				{Name: "SESSION_SECRET", SensitiveName: true, Loc: l(16), Secret: secrets.DetectNamed("SESSION_SECRET", "kq8Zt2Vx9Lm4Rb7Nw3Hp")},
 			}
@@ -209,11 +210,35 @@ services:
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := collect(t, f, []byte(tt.src))
-			if diff := cmp.Diff(tt.want, doc.Workloads); diff != "" {
+			// The cases leave out image and build to test one key at a
+			// time: TestOverlay judges what that makes of a service.
+			if diff := cmp.Diff(tt.want, doc.Workloads, cmpopts.IgnoreFields(model.Workload{}, "Overlay")); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 			checkConsistent(t, f, []byte(tt.src), doc)
 		})
+	}
+}
+
+// TestOverlay: a service with no image, build or extends only adds to a
+// service another compose file defines (an override file's fragment).
+func TestOverlay(t *testing.T) {
+	src := `services:
+  agent:
+    environment: [ANTHROPIC_API_KEY]
+    privileged: true
+  app: {image: node:22}
+  built: {build: .}
+  child: {extends: {file: base.yml, service: app}}
+`
+	doc := collect(t, f, []byte(src))
+	got := map[string]bool{}
+	for _, w := range doc.Workloads {
+		got[w.Name] = w.Overlay
+	}
+	want := map[string]bool{"agent": true, "app": false, "built": false, "child": false}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("overlay (-want +got):\n%s", diff)
 	}
 }
 

@@ -103,7 +103,7 @@ func TestCollectFixtures(t *testing.T) {
 				{Type: "volume", Source: "agent-home", Target: "/root", Persistent: true, Loc: l(ins, 26)},
 			},
 			Env: []model.EnvVar{
-				{Name: "ANTHROPIC_API_KEY", SensitiveName: true, FromHost: "ANTHROPIC_API_KEY", Loc: l(ins, 3)},
+				{Name: "ANTHROPIC_API_KEY", SensitiveName: true, FromHost: "ANTHROPIC_API_KEY", HostSensitive: true, Loc: l(ins, 3)},
 				{Name: "GIT_AUTHOR_NAME", Loc: l(ins, 4)},
 				{Name: "GITHUB_TOKEN", SensitiveName: true, Secret: pat(), Loc: l(ins, 29)},
 				{Name: "AWS_PROFILE", Loc: l(ins, 30)},
@@ -116,7 +116,7 @@ func TestCollectFixtures(t *testing.T) {
 			HostIPC:  b(ins, true, 38),
 			Networks: []string{"default"},
 			Env: []model.EnvVar{
-				{Name: "NPM_TOKEN", SensitiveName: true, FromHost: "NPM_TOKEN", Loc: l(ins, 40)},
+				{Name: "NPM_TOKEN", SensitiveName: true, FromHost: "NPM_TOKEN", HostSensitive: true, Loc: l(ins, 40)},
 				{Name: "OPENAI_API_KEY", SensitiveName: true, Secret: openai(), Loc: l(ins, 41)},
 			},
 			Mounts: []model.Mount{
@@ -139,7 +139,7 @@ func TestCollectFixtures(t *testing.T) {
 			},
 			Env: []model.EnvVar{
 				{Name: "HTTPS_PROXY", Loc: l(hard, 21)},
-				{Name: "ANTHROPIC_API_KEY", SensitiveName: true, FromHost: "ANTHROPIC_API_KEY", Loc: l(hard, 22)},
+				{Name: "ANTHROPIC_API_KEY", SensitiveName: true, FromHost: "ANTHROPIC_API_KEY", HostSensitive: true, Loc: l(hard, 22)},
 			},
 			Egress:   &model.Egress{Restricted: true, By: "internal network: sandbox", Loc: l(hard, 16)},
 			Networks: []string{"sandbox"},

@@ -119,6 +119,7 @@ func (s *service) envVar(name, value string, hasValue bool, loc model.Loc) {
 	if ev.Secret != nil {
 		s.credential(*ev.Secret, "env", "compose service "+s.w.Name+" environment "+name, loc)
 	}
+	ev.HostSensitive = ev.FromHost != "" && secrets.SensitiveName(ev.FromHost)
 	s.w.Env = append(s.w.Env, ev)
 }
 

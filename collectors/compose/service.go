@@ -22,6 +22,9 @@ type service struct {
 	// proxy is the host HTTP(S)_PROXY names, and where.
 	proxy   string
 	proxyAt model.Loc
+	// runnable: the service names an image, a build or a service it
+	// extends; without one it only adds to a service of another file.
+	runnable bool
 }
 
 func newService(file, name string, line int) *service {
@@ -58,6 +61,9 @@ func (s *service) read(es []entry) {
 		switch e.key.Value {
 		case "image":
 			w.Image = s.str(v)
+			s.runnable = true
+		case "extends":
+			s.runnable = true
 		case "privileged":
 			w.Privileged = s.boolean(v)
 		case "user":
@@ -105,6 +111,7 @@ func (s *service) read(es []entry) {
 		case "ports":
 			s.ports(v)
 		case "build":
+			s.runnable = true
 			s.buildArgs(v)
 			s.build(v, e.key)
 		case "command", "entrypoint":
@@ -114,6 +121,7 @@ func (s *service) read(es []entry) {
 			s.labels(v)
 		}
 	}
+	w.Overlay = !s.runnable
 }
 
 // caps normalizes capability names: upper case without the CAP_ prefix.

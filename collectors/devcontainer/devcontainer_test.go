@@ -95,9 +95,9 @@ func TestCollectFixtures(t *testing.T) {
 			NetworkMode: sp(ins, "host", 12),
 			HostNetwork: b(ins, true, 12),
 			Env: []model.EnvVar{
-				{Name: "GITHUB_TOKEN", SensitiveName: true, FromHost: "GITHUB_TOKEN", Loc: l(ins, 20)},
+				{Name: "GITHUB_TOKEN", SensitiveName: true, FromHost: "GITHUB_TOKEN", HostSensitive: true, Loc: l(ins, 20)},
 				{Name: "OPENAI_API_KEY", SensitiveName: true, Secret: openai(), Loc: l(ins, 21)},
-				{Name: "NPM_TOKEN", SensitiveName: true, FromHost: "NPM_TOKEN", Loc: l(ins, 23)},
+				{Name: "NPM_TOKEN", SensitiveName: true, FromHost: "NPM_TOKEN", HostSensitive: true, Loc: l(ins, 23)},
 			},
 			Commands: []model.Command{
 				{Phase: "initialize", OnHost: true, Text: "gh auth token > .devcontainer/.gh-token", HostSecret: "gh auth token into .devcontainer/.gh-token", Loc: l(ins, 25)},

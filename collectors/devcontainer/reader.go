@@ -371,6 +371,7 @@ func (r *reader) env(where, name, value string, hasValue bool, loc model.Loc) {
 	if ev.Secret != nil {
 		r.credential(*ev.Secret, "env", "devcontainer "+where+" "+name, loc)
 	}
+	ev.HostSensitive = ev.FromHost != "" && secrets.SensitiveName(ev.FromHost)
 	r.w.Env = append(r.w.Env, ev)
 }
 

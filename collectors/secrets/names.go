@@ -12,9 +12,9 @@ var sensitiveWords = map[string]bool{
 	"key": true,
 }
 
-// Suffixes that make a glued word sensitive (GITHUBTOKEN, MYAPIKEY,
+// Suffixes that make a glued word sensitive (GITHUBTOKEN, MYAPIKEY, TS_AUTHKEY,
 // dbpassword) without catching "tokenizer" or "keyboard".
-var sensitiveSuffixes = []string{"token", "secret", "password", "passwd", "apikey", "accesskey", "secretkey", "privatekey", "credentials"}
+var sensitiveSuffixes = []string{"token", "secret", "password", "passwd", "apikey", "accesskey", "secretkey", "privatekey", "credentials", "authkey"}
 
 // A name ending in one of these describes a credential (its file, URL,
 // length, the variable that holds it) rather than holding it.

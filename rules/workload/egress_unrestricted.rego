@@ -111,7 +111,7 @@ host_stack(w) if wl.is_true(w, "host_network")
 host_stack(w) if wl.str(w, "network_mode") == "host"
 
 deny contains f if {
-	some w in wl.judged_workloads
+	some w in wl.complete_workloads
 	not wl.network_in_service(w)
 	not isolated(w)
 	not unverified_only(w)

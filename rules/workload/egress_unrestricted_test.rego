@@ -198,3 +198,11 @@ test_firewall_script_with_sudo_inside_quiet if {
 	}]}
 	count(fs) == 0
 }
+
+# A compose override's fragment (no image, build or extends) says nothing of
+# the networks of the service it adds to: the base file's service is judged.
+test_overlay_fragment_quiet if {
+	count(egress_unrestricted.deny) == 0 with input as {"workloads": [{
+		"source": "compose", "name": "agent", "file": "compose.claude.yml", "line": 3, "overlay": true,
+	}]}
+}

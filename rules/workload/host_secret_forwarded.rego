@@ -29,13 +29,12 @@ package rules.host_secret_forwarded
 import data.lib.sa
 import data.lib.workload as wl
 
-# The same name test the collectors use (secrets.SensitiveName), applied to the
-# host variable: FOO=${localEnv:GITHUB_TOKEN} forwards a token under a bland name.
-sensitive_re := `(?i)(token|secret|passw(or)?d|passwd|api[_-]?key|apikey|private[_-]?key|credential|auth|bearer|session|cookie|access[_-]?key)`
-
+# The name test the collectors use (secrets.SensitiveName), of the variable
+# and of the host variable (host_sensitive): FOO=${localEnv:GITHUB_TOKEN}
+# forwards a token under a bland name, SESSION_TTL=${SESSION_TTL} a timeout.
 sensitive(e) if object.get(e, "sensitive_name", false) == true
 
-sensitive(e) if regex.match(sensitive_re, e.from_host)
+sensitive(e) if object.get(e, "host_sensitive", false) == true
 
 # The agent's own model credential is agent-model-key-forwarded's, at its
 # own severity: the agent needs it.

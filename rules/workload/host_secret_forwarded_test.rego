@@ -22,9 +22,18 @@ test_devcontainer_local_env_token_fires if {
 test_bland_name_sensitive_host_var_fires if {
 	fs := host_secret_forwarded.deny with input as {"workloads": [{
 		"source": "compose", "name": "agent",
-		"env": [{"name": "GH", "from_host": "GH_TOKEN", "sensitive_name": false, "file": "compose.yaml", "line": 8}],
+		"env": [{"name": "GH", "from_host": "GH_TOKEN", "sensitive_name": false, "host_sensitive": true, "file": "compose.yaml", "line": 8}],
 	}]}
 	count(fs) == 1
+}
+
+# A host variable whose name holds a credential word but says it is a
+# setting about one (a session's lifetime) is not a secret.
+test_session_ttl_quiet if {
+	count(host_secret_forwarded.deny) == 0 with input as {"workloads": [{
+		"source": "compose", "name": "app",
+		"env": [{"name": "SESSION_TTL", "from_host": "SESSION_TTL", "sensitive_name": false, "host_sensitive": false, "file": "compose.yaml", "line": 8}],
+	}]}
 }
 
 test_hardened_quiet if {

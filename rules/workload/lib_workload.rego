@@ -99,6 +99,13 @@ judged(w) if object.get(w, "judged", true) == true
 # per evaluation (a rule's `some w in wl.judged_workloads`).
 judged_workloads := [w | some w in input.workloads; judged(w)]
 
+# complete_workloads: the judged workloads whose definition is whole. A
+# rule that fires on what a definition leaves out (no egress control, the
+# default runtime) judges these: a compose override's fragment (overlay: no
+# image, build or extends) adds keys to a service another file defines, and
+# what it leaves out is that file's to say.
+complete_workloads := [w | some w in judged_workloads; not object.get(w, "overlay", false)]
+
 # role(w) says what w is when it is not judged, for the messages of notes:
 # "platform: its image postgres is a database".
 role(w) := sprintf("%s: %s", [object.get(w, "role", "unknown"), object.get(w, "role_reason", "")]) if {

@@ -52,7 +52,7 @@ devcontainer_compose_files contains d.file if {
 }
 
 deny contains f if {
-	some w in wl.judged_workloads
+	some w in wl.complete_workloads
 	applies(w)
 	not w.runtime
 	f := sa.finding(

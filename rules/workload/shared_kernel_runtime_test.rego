@@ -55,3 +55,15 @@ test_devcontainer_compose_quiet if {
 	some f in fs
 	f.file == "deploy/compose.yaml"
 }
+
+# A compose override's fragment that sets no runtime leaves the base
+# service's in place; one that sets runc still fires.
+test_overlay_fragment_without_runtime_quiet if {
+	count(shared_kernel_runtime.deny) == 0 with input as {"workloads": [{
+		"source": "compose", "name": "agent", "file": "compose.claude.yml", "line": 3, "overlay": true,
+	}]}
+	count(shared_kernel_runtime.deny) == 1 with input as {"workloads": [{
+		"source": "compose", "name": "agent", "file": "compose.claude.yml", "line": 3, "overlay": true,
+		"runtime": {"value": "runc", "file": "compose.claude.yml", "line": 4},
+	}]}
+}
