@@ -242,7 +242,7 @@ func TestSensitiveName(t *testing.T) {
 		"GITHUBTOKEN": true, "SECRET_KEY_BASE": true, "COOKIE": true, "LICENSE_KEY": true,
 		"AUTH": true, "REGISTRY_CREDENTIALS": true, "AWS_ACCESS_KEY_ID": true, "TAILSCALE_AUTHKEY": true, "TS_AUTHKEY": true,
 		"SESSION_TTL": false,
-		"NODE_ENV": false, "PATH": false, "PWD": false, "AUTHOR": false, "TOKENIZER_PATH": false,
+		"NODE_ENV":    false, "PATH": false, "PWD": false, "AUTHOR": false, "TOKENIZER_PATH": false,
 		"GITHUB_TOKEN_PATH": false, "TOKEN_URL": false, "apiKeyHelper": false, "PASSWORD_FILE": false,
 		"bearer_token_env_var": false, "env_key": false, "PRIMARY_KEY": false,
 		"KEYBOARD_LAYOUT": false, "AUTH_TYPE": false, "SECRET_NAME": false, "": false,
