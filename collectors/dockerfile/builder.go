@@ -33,6 +33,9 @@ type stage struct {
 	removed    []model.Str
 	groups     []model.UserGroup
 	entrypoint *model.Str
+	// unset are the credential-named ARGs without a default declared in
+	// this stage, and where, until a RUN uses one (usedArgs).
+	unset map[string]model.Loc
 }
 
 // builder walks the instructions in order, keeping the state a Dockerfile
@@ -212,7 +215,8 @@ func (b *builder) env(n *parser.Node) {
 	}
 }
 
-// arg records ARG defaults; an ARG without a default holds nothing.
+// arg records ARG defaults; an ARG without a default holds nothing until
+// a RUN uses it (usedArgs).
 func (b *builder) arg(n *parser.Node) {
 	for w := n.Next; w != nil; w = w.Next {
 		name, value, ok := strings.Cut(w.Value, "=")
@@ -227,6 +231,14 @@ func (b *builder) arg(n *parser.Node) {
 			}
 		}
 		if !ok {
+			// ARG GITHUB_TOKEN without a default is filled by --build-arg;
+			// a RUN that uses it keeps the value in the image's history.
+			if st := b.cur(); st != nil && secrets.SensitiveName(name) {
+				if st.unset == nil {
+					st.unset = map[string]model.Loc{}
+				}
+				st.unset[name] = b.loc(n)
+			}
 			continue
 		}
 		value = unquote(value)

@@ -80,6 +80,24 @@ FROM ubuntu@sha256:short
 			Env: []model.EnvVar{{Name: "BASE", Loc: loc(f, 1)}},
 		},
 	}, {
+		name: "a credential ARG without a default is kept once a RUN uses it, not before, not a longer name",
+		src: `FROM alpine
+ARG GITHUB_TOKEN
+ARG NPM_TOKEN
+ARG TOKEN_FILE
+ARG UNUSED_TOKEN
+RUN echo "$GITHUB_TOKEN" | gh auth login --with-token
+RUN npm config set //registry.npmjs.org/:_authToken=${NPM_TOKEN} && cat $TOKEN_FILE && echo $UNUSED_TOKENS
+`,
+		want: model.Image{
+			Loc:        loc(f, 1),
+			BaseImages: []model.BaseImage{{Ref: "alpine", Loc: loc(f, 1)}},
+			Env: []model.EnvVar{
+				{Name: "GITHUB_TOKEN", SensitiveName: true, Loc: loc(f, 2)},
+				{Name: "NPM_TOKEN", SensitiveName: true, Loc: loc(f, 3)},
+			},
+		},
+	}, {
 		name: "env forms, quoting, references and defaults",
 		src: `FROM alpine
 ENV OLD_STYLE some value here

@@ -2,6 +2,7 @@ package dockerfile
 
 import (
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/moby/buildkit/frontend/dockerfile/parser"
@@ -25,6 +26,51 @@ func (b *builder) run(n *parser.Node) {
 		text += "\n" + h.Content
 	}
 	b.credentialsIn(text, "arg", "Dockerfile RUN", b.loc(n))
+	b.usedArgs(text)
+}
+
+// usedArgs records each credential-named ARG without a default that this
+// RUN uses ($NAME, ${NAME}): docker build --build-arg fills it, and the
+// value stays in the image's history (docker history shows the RUN with
+// its build arguments), as Docker's SecretsUsedInArgOrEnv check warns. An
+// ARG no RUN uses leaves nothing in the image.
+func (b *builder) usedArgs(text string) {
+	st := b.cur()
+	if st == nil || len(st.unset) == 0 {
+		return
+	}
+	names := make([]string, 0, len(st.unset))
+	for name := range st.unset {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if usesVar(text, "$", name) || usesVar(text, "${", name) {
+			ev := model.EnvVar{Name: name, SensitiveName: true, Loc: st.unset[name]}
+			b.img.Env = append(b.img.Env, ev)
+			delete(st.unset, name)
+		}
+	}
+}
+
+// usesVar reports sigil+name ($NAME, ${NAME) not followed by another name
+// character.
+func usesVar(text, sigil, name string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], sigil+name)
+		if j < 0 {
+			return false
+		}
+		end := i + j + len(sigil) + len(name)
+		if end == len(text) || !isNameByte(text[end]) {
+			return true
+		}
+		i = end
+	}
+}
+
+func isNameByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // scripts returns the shell text a RUN executes: the shell form, the -c
