@@ -5,8 +5,9 @@
 #   one task leaves there (a poisoned dependency cache, a modified git hook, a
 #   shell history with a token, a planted binary on a PATH directory) is there
 #   when the next task, possibly for another repository or user, starts. The
-#   sandbox is then not disposable. Anonymous volumes, tmpfs and emptyDir are
-#   not reported. A workload's persistent volumes are one finding, at the
+#   sandbox is then not disposable. A writable Kubernetes hostPath is the
+#   node's directory, there for the next pod scheduled on it. Anonymous
+#   volumes, tmpfs, emptyDir and read-only host paths are not reported. A workload's persistent volumes are one finding, at the
 #   first, that names them all.
 # related_resources:
 #   - ref: https://docs.docker.com/engine/storage/volumes/
@@ -27,7 +28,7 @@ package rules.persistent_state_volume
 import data.lib.sa
 import data.lib.workload as wl
 
-kinds := {"volume": "named volume", "pvc": "PersistentVolumeClaim"}
+kinds := {"volume": "named volume", "pvc": "PersistentVolumeClaim", "hostPath": "host path"}
 
 # One finding per workload, at its first persistent volume, naming every
 # one: a devcontainer with six caches is one decision to make, not six.
@@ -56,7 +57,19 @@ _in_service(w, m) if {
 
 _persistent(m) if {
 	object.get(m, "persistent", false) == true
-	kinds[object.get(m, "type", "")]
+	object.get(m, "type", "") in {"volume", "pvc"}
+}
+
+# A writable Kubernetes hostPath is a directory of the node: the next pod
+# scheduled there finds what this one left. System directories, devices,
+# sockets and home directories are host-root-mounted's, runtime-socket-
+# mounted's and host-home-state-writable's to report.
+_persistent(m) if {
+	m.type == "hostPath"
+	not m.read_only
+	src := object.get(m, "source", "")
+	startswith(src, "/")
+	not regex.match(`^/+(dev|proc|sys|run|var/run|etc|boot|home|root|Users|var/lib/(docker|containerd|kubelet))(/|$)|^/+$|\.sock$`, src)
 }
 
 _describe(m) := sprintf("%s %s at %s", [kinds[m.type], object.get(m, "source", ""), object.get(m, "target", "?")])

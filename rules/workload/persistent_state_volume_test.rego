@@ -88,3 +88,19 @@ test_devcontainer_and_its_service_once if {
 	some h in gs
 	contains(h.message, "claude-config")
 }
+
+# A writable hostPath of a node directory persists for the next pod on that
+# node; a read-only one, a device, a socket, a system or home directory is
+# another rule's (or nothing to keep).
+hp(src, ro) := {"type": "hostPath", "source": src, "target": "/data", "read_only": ro, "persistent": true, "file": "k8s/agent.yaml", "line": 30}
+
+test_writable_node_host_path_fires if {
+	fs := persistent_state_volume.deny with input as {"workloads": [{"source": "kubernetes", "name": "agent/agent", "mounts": [hp("/var/lib/skills/draft", false)]}]}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "host path /var/lib/skills/draft at /data")
+	every src in ["/dev/fuse", "/var/run/docker.sock", "/run/containerd/containerd.sock", "/etc/ssl", "/home/agent/.claude", "/", "/var/lib/kubelet/pods", "/proc"] {
+		count(persistent_state_volume.deny) == 0 with input as {"workloads": [{"source": "kubernetes", "name": "agent/agent", "mounts": [hp(src, false)]}]}
+	}
+	count(persistent_state_volume.deny) == 0 with input as {"workloads": [{"source": "kubernetes", "name": "agent/agent", "mounts": [hp("/var/lib/skills/draft", true)]}]}
+}
