@@ -10,7 +10,13 @@
 #   does not apply. The same holds for an allowlist of the published address
 #   ranges of a network anyone can serve from (Cloudflare's, a public
 #   cloud's): an attacker's site or function behind it is one free account
-#   away. DNS (port 53) and ICMP to any host are named, at low
+#   away. So does a devcontainer that runs the script only when the
+#   container is created (onCreateCommand, updateContentCommand,
+#   postCreateCommand): the rules live in the container's network namespace,
+#   which a stopped and started container gets anew, so after a restart
+#   (a reboot, a resumed Codespace, devcontainer up on an existing
+#   container) no rule is left and every host is reachable; postStartCommand
+#   runs on every start. DNS (port 53) and ICMP to any host are named, at low
 #   severity, by egress-restricted-by-script; a rule that accepts all traffic
 #   makes egress-unrestricted fire.
 # related_resources:
@@ -45,3 +51,41 @@ deny contains f if {
 _message(w, path, h) := sprintf("%s's firewall script %s accepts %s: on it the agent reaches every host, past the allowlist", [wl.label(w), path, h.text]) if {
 	h.kind == "any-host"
 } else := sprintf("%s's firewall script %s %s", [wl.label(w), path, h.text])
+
+# A devcontainer's firewall script run only when the container is created.
+_once := {"onCreate", "updateContent", "postCreate"}
+
+deny contains f if {
+	some w in wl.scripted
+	eg := w.egress
+	not privilege.script_powerless(w)
+	object.get(eg, "allow_all", false) != true
+	phase := object.get(eg, ["script", "phase"], "")
+	phase in _once
+	ref := object.get(eg, ["script", "runs"], "")
+	not _on_start(w, ref)
+	path := object.get(eg, ["script", "path"], ref)
+	f := sa.finding(rego.metadata.chain(), eg, sprintf("%s's firewall script %s runs only in its %s command: its rules are gone once the container restarts (a new network namespace), and then every host is reachable; run it from postStartCommand", [wl.label(w), path, phase]))
+}
+
+# _on_start(w, ref): a command run on every start (of the workload, or of
+# the devcontainer that runs in it) runs the script too.
+_on_start(w, ref) if {
+	some c in object.get(w, "commands", [])
+	_starts(c, ref)
+}
+
+_on_start(w, ref) if {
+	dc := object.get(w, "devcontainer", "")
+	dc != ""
+	some d in input.workloads
+	d.source == "devcontainer"
+	d.file == dc
+	some c in object.get(d, "commands", [])
+	_starts(c, ref)
+}
+
+_starts(c, ref) if {
+	c.phase in {"postStart", "postAttach", "entrypoint"}
+	ref in object.get(c, "scripts", [])
+}

@@ -47,3 +47,26 @@ test_shared_ranges_fire if {
 	contains(f.message, "devcontainer dev's firewall script .devcontainer/init-firewall.sh allows Cloudflare's published ranges")
 	not contains(f.message, "accepts")
 }
+
+# Run only when the container is created, the rules are gone after a
+# restart; also run on start (here or by the devcontainer a compose service
+# runs), they hold.
+once(phase) := object.union(eg(true, false, [dns]), {"script": {"path": ".devcontainer/init-firewall.sh", "runs": "/usr/local/bin/init-firewall.sh", "phase": phase}})
+
+cmd(phase) := {"phase": phase, "scripts": ["/usr/local/bin/init-firewall.sh"], "file": ".devcontainer/devcontainer.json", "line": 20}
+
+test_firewall_run_only_on_create_fires if {
+	fs := egress_script_any_host.deny with input as {"workloads": [{"source": "devcontainer", "name": "dev", "egress": once("postCreate"), "commands": [cmd("postCreate")]}]}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "runs only in its postCreate command: its rules are gone once the container restarts")
+	f.line == 12
+}
+
+test_firewall_run_on_start_too_quiet if {
+	count(egress_script_any_host.deny) == 0 with input as {"workloads": [{"source": "devcontainer", "name": "dev", "egress": once("postCreate"), "commands": [cmd("postCreate"), cmd("postStart")]}]}
+	count(egress_script_any_host.deny) == 0 with input as {"workloads": [{"source": "devcontainer", "name": "dev", "egress": once("postStart"), "commands": [cmd("postStart")]}]}
+	svc := {"source": "compose", "name": "app", "devcontainer": ".devcontainer/devcontainer.json", "egress": once("postCreate")}
+	dc := {"source": "devcontainer", "name": "dev", "file": ".devcontainer/devcontainer.json", "commands": [cmd("postCreate"), cmd("postStart")]}
+	count(egress_script_any_host.deny) == 0 with input as {"workloads": [svc, dc]}
+}
