@@ -16,6 +16,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -344,8 +345,40 @@ func collectOne(ctx context.Context, dir *Dir, j job, maxSize int64) (r result) 
 	if err := j.c.Collect(ctx, j.path, data, &r.doc); err != nil {
 		line, msg := Message(err)
 		r.err = &model.Error{File: j.path, Line: line, Message: j.c.Name() + ": " + msg}
+		rawSecrets(j.path, j.c.Name(), data, &r.doc)
 	}
 	return r
+}
+
+// rawSecrets scans the text of a file its collector could not parse for
+// literal credentials: a key in a config with a stray comma is still in
+// the repository the agent reads (and leaked), so it is reported, not lost
+// with the parse. Lines where the collector already found one (facts read
+// before it failed) are skipped.
+func rawSecrets(path, kind string, data []byte, doc *model.Document) {
+	text := string(data)
+	ms := secrets.Scan(text)
+	if len(ms) == 0 {
+		return
+	}
+	had := map[int]bool{}
+	for _, c := range doc.Credentials {
+		if c.File == path {
+			had[c.Line] = true
+		}
+	}
+	for _, m := range ms {
+		line := 1 + strings.Count(text[:m.Start], "\n")
+		if had[line] {
+			continue
+		}
+		had[line] = true
+		doc.Credentials = append(doc.Credentials, model.Credential{
+			SecretRef: m.SecretRef, Where: "file", Context: kind + " file that could not be parsed",
+			// The file is in the tree the agent works on.
+			ReadableByAgent: true, Loc: model.Loc{File: path, Line: line},
+		})
+	}
 }
 
 // finish records what the file yielded. A file that failed is listed in

@@ -97,3 +97,38 @@ func TestRunMergesInJobOrder(t *testing.T) {
 		t.Error("a cancelled scan read every file")
 	}
 }
+
+// TestUnparsedFileSecrets: a file its collector cannot parse is still
+// scanned for literal credentials, at their lines, once each; a file that
+// parses is left to its collector.
+func TestUnparsedFileSecrets(t *testing.T) {
+	root := t.TempDir()
+	pat := "ghp_" + strings.Repeat("aB3dE6gH9k", 3) + "Lm4Rq7"
+	files := map[string]string{
+		"broken.n": "bad\n{\"env\": {\"GITHUB_TOKEN\": \"" + pat + "\"}}\n",
+		"clean.n":  "fine " + pat,
+	}
+	var jobs []job
+	for rel, body := range files {
+		if err := os.WriteFile(filepath.Join(root, rel), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		jobs = append(jobs, job{path: rel, c: numbered{}})
+	}
+	d, err := OpenDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	doc, errs, _ := run(context.Background(), d, jobs, DefaultMaxFileSize, 1, false, false)
+	if len(doc.Credentials) != 1 {
+		t.Fatalf("credentials = %+v, want one, in broken.n", doc.Credentials)
+	}
+	c := doc.Credentials[0]
+	if c.File != "broken.n" || c.Line != 2 || c.Kind != "github-pat-classic" || !c.ReadableByAgent || !strings.Contains(c.Context, "could not be parsed") {
+		t.Errorf("credential = %+v", c)
+	}
+	if len(errs) != 1 || errs[0].File != "broken.n" || !errs[0].Partial {
+		t.Errorf("errors = %+v, want broken.n, partial (its credential was read)", errs)
+	}
+}
