@@ -292,6 +292,9 @@ type EnvVar struct {
 	// name, or the default of a ${NAME:-default} reference, is one anyone
 	// could guess (postgres, changeme, minioadmin123); Secret is nil then.
 	Weak bool `json:"weak,omitempty"`
+	// URLHost is the host a connection URL with a guessable password
+	// names (db in postgres://app:app@db/app), "" otherwise.
+	URLHost string `json:"url_host,omitempty"`
 	// Switch names the agent guard the variable's literal value turns off
 	// (codex-no-sandbox, openhands-host-network); "" for none.
 	Switch string `json:"switch,omitempty"`

@@ -413,13 +413,13 @@ func TestDevConnectionURLs(t *testing.T) {
 		case e.Secret != nil:
 			got[e.Name] = "secret"
 		case e.Weak:
-			got[e.Name] = "weak"
+			got[e.Name] = "weak@" + e.URLHost
 		default:
 			got[e.Name] = ""
 		}
 	}
 	// password and app:app are placeholders to the detector already.
-	want := map[string]string{"DATABASE_URL": "weak", "CACHE_URL": "", "REPLICA_URL": "secret", "PROD_URL": ""}
+	want := map[string]string{"DATABASE_URL": "weak@db", "CACHE_URL": "", "REPLICA_URL": "secret", "PROD_URL": ""}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

@@ -112,6 +112,9 @@ func (s *service) envVar(name, value string, hasValue bool, loc model.Loc) {
 			// postgres://app:app@db:5432/app: a guessable password for a
 			// service of the compose network is a dev default, not a leak.
 			ev.Secret, ev.Weak = nil, true
+			if u, err := url.Parse(strings.TrimSpace(value)); err == nil {
+				ev.URLHost = u.Hostname()
+			}
 		}
 		// POSTGRES_PASSWORD: postgres, ${DB_PASSWORD:-changeme}.
 		ev.Weak = ev.Weak || ev.Secret == nil && secrets.WeakSecret(name, value)

@@ -8,7 +8,9 @@
 #   runs when nobody sets the variable, which on a developer's machine or in
 #   CI is the usual case. The agent, or whatever reaches the service, logs in
 #   with it; a service that publishes a port lets anything on the network
-#   try, and the message says so. A reference without a default
+#   try, and the message says so. A connection URL to a service of the same
+#   compose file that publishes no port is not reported: only the containers
+#   on its network, which use it by design, reach it. A reference without a default
 #   (${POSTGRES_PASSWORD}) is the operator's choice and is not judged.
 # related_resources:
 #   - ref: https://cwe.mitre.org/data/definitions/1392.html
@@ -33,7 +35,21 @@ deny contains f if {
 	some w in wl.judged_workloads
 	some e in w.env
 	object.get(e, "weak", false) == true
+	not _unpublished_service(w, e)
 	f := sa.finding(rego.metadata.chain(), e, _message(w, e))
+}
+
+# A connection URL to a service of the same compose file that publishes no
+# port: only the containers of its network reach the database, the agent's
+# among them, which uses it by design; the password keeps no one out.
+_unpublished_service(w, e) if {
+	host := object.get(e, "url_host", "")
+	host != ""
+	some s in input.workloads
+	s.source == "compose"
+	s.file == w.file
+	s.name == host
+	count(object.get(s, "ports", [])) == 0
 }
 
 # A connection URL is the client's copy of another service's password: the

@@ -63,3 +63,16 @@ test_connection_url_message if {
 	contains(f.message, "connects with a guessable password in DATABASE_URL")
 	not contains(f.message, "publishes")
 }
+
+# A connection URL to a database of the same compose file that publishes no
+# port: only the network's containers reach it. Published, it fires.
+test_url_to_unpublished_service_quiet if {
+	app := {"source": "compose", "name": "app", "file": "compose.yaml", "line": 3,
+		"env": [{"name": "DATABASE_URL", "weak": true, "url_host": "db", "file": "compose.yaml", "line": 6}]}
+	db := {"source": "compose", "name": "db", "file": "compose.yaml", "line": 10, "judged": false}
+	count(weak_default_password.deny) == 0 with input as {"workloads": [app, db]}
+	published := object.union(db, {"ports": [{"value": "0.0.0.0:5432:5432", "file": "compose.yaml", "line": 12}]})
+	count(weak_default_password.deny) == 1 with input as {"workloads": [app, published]}
+	other := object.union(db, {"file": "other/compose.yaml"})
+	count(weak_default_password.deny) == 1 with input as {"workloads": [app, other]}
+}
