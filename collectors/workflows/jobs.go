@@ -60,7 +60,7 @@ func (c *collector) job(id, body *yaml.Node, wfPerms *model.Permissions, copilot
 			st := c.agentStep(k, uses, with, tool, ctx)
 			st.Secrets = c.reusableSecrets(body)
 			for _, kv := range pairs(with) {
-				for _, name := range secretNames(scalar(kv[1])) {
+				for _, name := range passedSecretNames(scalar(kv[1])) {
 					st.Secrets = append(st.Secrets, model.AgentSecret{Name: name, Via: "input", To: kv[0].Value, Loc: c.loc(kv[1].Line)})
 				}
 			}
