@@ -30,6 +30,7 @@ func (c *collector) job(id, body *yaml.Node, wfPerms *model.Permissions, copilot
 	j.EffectiveWrite = effectiveWrite(j.Permissions, wfPerms)
 	c.guardGaps(body, &j)
 	j.SameRepoOnly = sameRepoOnly(body)
+	j.AuthorChecked = authorChecked(body) && len(j.GuardGaps) == 0 && len(j.GuardMisdirected) == 0
 	if t := get(body, "timeout-minutes"); t != nil && t.Kind == yaml.ScalarNode {
 		if n, err := strconv.Atoi(strings.TrimSpace(t.Value)); err == nil {
 			j.TimeoutMinutes = &model.Int{Value: n, Loc: c.loc(t.Line)}
