@@ -13,8 +13,9 @@
 #   privileged token and the workflow's secrets: the pwn request the
 #   Security Lab describes, with the agent as the code that runs.
 #   A check of the commenter (author_association OWNER/MEMBER/COLLABORATOR
-#   in the job's if:, or claude-code-action's own check that the actor can
-#   write, when allowed_non_write_users is unset) does not make it safe: a
+#   in the job's if:, or the check claude-code-action and openai/codex-action
+#   make that the actor can write, when allowed_non_write_users or
+#   allow-users does not widen it) does not make it safe: a
 #   maintainer asking the agent to look at a fork's pull request is the
 #   normal use, and it is the fork's code the agent then runs. With such a
 #   check an outsider needs a maintainer's comment, so the finding is high;
@@ -50,7 +51,10 @@ deny contains f if {
 	workflow.agent_job(w, j)
 	not workflow.approval_gated(j)
 	not object.get(j, "same_repo_only", false) == true
-	some [loc, what] in _pr_code(j)
+	places := sort([[c.line, what, c] | some [c, what] in _pr_code(j)])
+	count(places) > 0
+	loc := places[0][2]
+	what := concat("; ", [p[1] | some p in places])
 	msg := sprintf("%s runs on issue_comment and checks out the pull request's code (%s) for the agent: a fork's code and instructions reach an agent holding the base repository's token and secrets once %s", [workflow.job_label(w, j), what, _who(j)])
 	f := object.union(sa.finding(rego.metadata.chain(), loc, msg), _severity(j))
 }
@@ -65,7 +69,7 @@ _who(j) := "a maintainer comments on a fork's pull request (the commenter is che
 else := "anyone comments on it"
 
 # _pr_code(j) pairs each place the job fetches the pull request's code
-# with what it fetches.
+# with what it fetches; a job is reported once, at the first of them.
 _pr_code(j) := {[c, what] |
 	some c in object.get(j, "checkouts", [])
 	what := _checkout_of_pr(c)
@@ -96,20 +100,27 @@ else := 0
 
 # Only a commenter who may write starts the agent: the job's if: checks
 # the commenter on every branch that reads a comment, or every agent step
-# is claude-code-action, which refuses an actor without write access unless
-# allowed_non_write_users says otherwise.
+# is an action that checks the actor can write.
 _commenter_checked(j) if object.get(j, "author_checked", false) == true
 
 _commenter_checked(j) if {
 	steps := object.get(j, "agent_steps", [])
 	count(steps) > 0
 	every s in steps {
-		startswith(object.get(s, "uses", ""), "anthropics/claude-code-action@")
-		not _non_write_allowed(s)
+		_action_checks_writer(s)
 	}
 }
 
-_non_write_allowed(s) if {
-	v := s.allowed_non_write_users.value
-	trim_space(v) != ""
+# claude-code-action and openai/codex-action refuse an actor without write
+# access unless allowed_non_write_users or allow-users widens it.
+_action_checks_writer(s) if {
+	startswith(object.get(s, "uses", ""), "anthropics/claude-code-action@")
+	not _set(object.get(s, "allowed_non_write_users", {}))
 }
+
+_action_checks_writer(s) if {
+	startswith(object.get(s, "uses", ""), "openai/codex-action@")
+	not _set(object.get(object.get(s, "inputs", {}), "allow-users", {}))
+}
+
+_set(v) if trim_space(object.get(v, "value", "")) != ""

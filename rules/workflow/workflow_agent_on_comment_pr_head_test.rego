@@ -117,3 +117,30 @@ test_approval_gated_quiet if {
 test_empty_input_quiet if {
 	count(workflow_agent_on_comment_pr_head.deny) == 0 with input as {}
 }
+
+codex := {"uses": "openai/codex-action@v1", "tool": "codex", "file": wf, "line": 30, "inputs": {}}
+
+test_codex_action_write_check_high if {
+	fs := workflow_agent_on_comment_pr_head.deny with input as doc("issue_comment", {"checkouts": [pr_head], "agent_steps": [codex]})
+	some f in fs
+	f.severity == "high"
+}
+
+test_codex_action_allow_users_critical if {
+	step := object.union(codex, {"inputs": {"allow-users": {"value": "*", "file": wf, "line": 34}}})
+	fs := workflow_agent_on_comment_pr_head.deny with input as doc("issue_comment", {"checkouts": [pr_head], "agent_steps": [step]})
+	some f in fs
+	f.severity == "critical"
+}
+
+# one job, one finding: at its first fetch of the pull request, naming each
+test_one_finding_per_job if {
+	fs := workflow_agent_on_comment_pr_head.deny with input as doc("issue_comment", {
+		"checkouts": [pr_head],
+		"pr_checkouts": [{"value": "git fetch origin +refs/pull/$PR/head", "file": wf, "line": 20}],
+	})
+	count(fs) == 1
+	some f in fs
+	f.line == 14
+	contains(f.message, "(refs/pull/${{ github.event.issue.number }}/head; git fetch origin +refs/pull/$PR/head)")
+}
