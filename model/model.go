@@ -595,7 +595,11 @@ type Job struct {
 	// peter-evans/create-pull-request, a github-script's pulls.create) or
 	// check one out to work on (gh pr checkout): pushes then go to a
 	// branch a person reviews.
-	OpensPR        []Str    `json:"opens_pr"`
+	OpensPR []Str `json:"opens_pr"`
+	// PRCheckouts are run: commands that check out a pull request's code
+	// (gh pr checkout, a git fetch of pull/N/head or pull/N/merge): on a
+	// comment trigger, code a fork's author wrote.
+	PRCheckouts    []Str    `json:"pr_checkouts"`
 	TimeoutMinutes *Int     `json:"timeout_minutes,omitempty"`
 	Env            []EnvVar `json:"env"`
 	// Injections are expressions the runner expands into a run: script or
@@ -616,6 +620,11 @@ type Job struct {
 	// workflow_run.pull_requests[0]): pull request and run heads are then
 	// written by someone with write access.
 	SameRepoOnly bool `json:"same_repo_only,omitempty"`
+	// AuthorChecked is true when the job's if: checks who wrote the text
+	// that starts it (author_association, or the actor's login) on every
+	// branch that reads an outsider's text (a comment, review, issue or
+	// pull request body or title), and some branch does.
+	AuthorChecked bool `json:"author_checked,omitempty"`
 	// IgnoredKeys lists keys of the copilot-setup-steps job that the Copilot
 	// coding agent does not honour (only steps, permissions, runs-on,
 	// services, snapshot and timeout-minutes are); empty for other jobs.

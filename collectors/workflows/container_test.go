@@ -1,6 +1,8 @@
 package workflows
 
 import (
+	"context"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -174,5 +176,34 @@ jobs:
 	}
 	if m := doc.Agents[0].SandboxMode; m == nil || m.Value != "danger-full-access" || m.Line != 7 {
 		t.Errorf("sandbox mode = %+v", m)
+	}
+}
+
+// TestPRCheckouts: a run step that checks out a pull request's code.
+func TestPRCheckouts(t *testing.T) {
+	src := `on: issue_comment
+jobs:
+  a:
+    steps:
+      - run: gh pr checkout ${{ github.event.issue.number }}
+        env:
+          GH_TOKEN: ${{ github.token }}
+      - run: |
+          git fetch origin pull/${{ github.event.issue.number }}/head:pr
+          git fetch origin "refs/pull/$PR/merge"
+          git fetch origin main
+          gh pr view 12
+      - run: claude -p "fix it"
+`
+	var doc model.Document
+	if err := New().Collect(context.Background(), ".github/workflows/a.yml", []byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for _, s := range doc.Workflows[0].Jobs[0].PRCheckouts {
+		got = append(got, s.Line)
+	}
+	if want := []int{5, 9, 10}; !slices.Equal(got, want) {
+		t.Errorf("pr checkouts at lines %v, want %v", got, want)
 	}
 }

@@ -42,6 +42,25 @@ func (c *collector) guardGaps(body *yaml.Node, j *model.Job) {
 	}
 }
 
+// authorChecked: the job's if: checks who triggered it on every top-level
+// branch that reads an outsider's text, and some branch does.
+func authorChecked(body *yaml.Node) bool {
+	cond := get(body, "if")
+	if cond == nil || cond.Kind != yaml.ScalarNode {
+		return false
+	}
+	checked := false
+	for _, b := range orBranches(cond.Value) {
+		switch {
+		case checksWho(b):
+			checked = true
+		case readsOutsiderText(b):
+			return false
+		}
+	}
+	return checked
+}
+
 var (
 	assocRE = regexp.MustCompile(`github\.event\.(comment|review|issue|pull_request)\.author_association`)
 	textRE  = regexp.MustCompile(`github\.event\.(comment|review|issue|pull_request)\.(?:body|title)\b`)

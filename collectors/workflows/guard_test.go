@@ -125,3 +125,30 @@ func TestSameRepoOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestAuthorChecked: every branch of the job's if: that reads an outsider's
+// text checks who wrote it; a gap, a check of the wrong author, or no
+// check at all leaves it unchecked.
+func TestAuthorChecked(t *testing.T) {
+	for _, c := range []struct {
+		cond string
+		want bool
+	}{
+		{`contains(github.event.comment.body, '@bot') && contains(fromJSON('["OWNER","MEMBER"]'), github.event.comment.author_association)`, true},
+		{`github.event_name == 'workflow_dispatch' || (contains(github.event.comment.body, '@bot') && github.event.comment.author_association == 'OWNER')`, true},
+		{`contains(github.event.comment.body, '@bot') && github.actor == 'octocat'`, true},
+		{`contains(github.event.comment.body, '@bot')`, false},
+		{`github.event.comment.author_association == 'OWNER' && contains(github.event.comment.body, '@bot') || contains(github.event.issue.body, '@bot')`, false},
+		{`contains(github.event.comment.body, '@bot') && github.event.issue.author_association == 'OWNER'`, false},
+		{`github.event_name == 'issue_comment'`, false},
+	} {
+		src := "on: issue_comment\njobs:\n  a:\n    if: " + strconv.Quote(c.cond) + "\n    steps:\n      - uses: anthropics/claude-code-action@v1\n"
+		var doc model.Document
+		if err := New().Collect(context.Background(), ".github/workflows/a.yml", []byte(src), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if got := doc.Workflows[0].Jobs[0].AuthorChecked; got != c.want {
+			t.Errorf("if: %s: author checked = %v, want %v", c.cond, got, c.want)
+		}
+	}
+}

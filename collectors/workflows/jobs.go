@@ -30,6 +30,7 @@ func (c *collector) job(id, body *yaml.Node, wfPerms *model.Permissions, copilot
 	j.EffectiveWrite = effectiveWrite(j.Permissions, wfPerms)
 	c.guardGaps(body, &j)
 	j.SameRepoOnly = sameRepoOnly(body)
+	j.AuthorChecked = authorChecked(body) && len(j.GuardGaps) == 0 && len(j.GuardMisdirected) == 0
 	if t := get(body, "timeout-minutes"); t != nil && t.Kind == yaml.ScalarNode {
 		if n, err := strconv.Atoi(strings.TrimSpace(t.Value)); err == nil {
 			j.TimeoutMinutes = &model.Int{Value: n, Loc: c.loc(t.Line)}
@@ -60,7 +61,7 @@ func (c *collector) job(id, body *yaml.Node, wfPerms *model.Permissions, copilot
 			st := c.agentStep(k, uses, with, tool, ctx)
 			st.Secrets = c.reusableSecrets(body)
 			for _, kv := range pairs(with) {
-				for _, name := range secretNames(scalar(kv[1])) {
+				for _, name := range passedSecretNames(scalar(kv[1])) {
 					st.Secrets = append(st.Secrets, model.AgentSecret{Name: name, Via: "input", To: kv[0].Value, Loc: c.loc(kv[1].Line)})
 				}
 			}

@@ -164,7 +164,7 @@ type envSecret struct {
 func (c *collector) envSecrets(env *yaml.Node) []envSecret {
 	var out []envSecret
 	for _, kv := range pairs(env) {
-		if names := secretNames(scalar(kv[1])); len(names) > 0 {
+		if names := passedSecretNames(scalar(kv[1])); len(names) > 0 {
 			out = append(out, envSecret{name: kv[0].Value, secrets: names, line: kv[0].Line})
 		}
 	}
@@ -184,7 +184,7 @@ var (
 // file or $GITHUB_OUTPUT, or that logs a tool in.
 func (c *collector) runFacts(run *yaml.Node, env []envSecret, f *stepFacts) {
 	for i, line := range strings.Split(run.Value, "\n") {
-		refs := secretNames(line)
+		refs := passedSecretNames(line)
 		for _, e := range env {
 			if mentions(line, e.name) {
 				refs = append(refs, e.secrets...)
@@ -260,7 +260,7 @@ func (c *collector) usesFacts(name string, with *yaml.Node, f *stepFacts) {
 		return
 	}
 	for _, kv := range pairs(with) {
-		for _, s := range secretNames(scalar(kv[1])) {
+		for _, s := range passedSecretNames(scalar(kv[1])) {
 			f.leaves = append(f.leaves, model.AgentSecret{Name: s, Via: via, To: kv[0].Value, Loc: c.loc(kv[1].Line)})
 		}
 	}
@@ -331,14 +331,14 @@ func (c *collector) reach(st *model.AgentStep, in reachInput) []model.AgentSecre
 		if codexKeyProxied(st, kv[0].Value) {
 			continue
 		}
-		for _, name := range secretNames(scalar(kv[1])) {
+		for _, name := range passedSecretNames(scalar(kv[1])) {
 			add(model.AgentSecret{Name: name, Via: "input", To: kv[0].Value, Loc: c.loc(kv[1].Line)})
 		}
 		addApps(scalar(kv[1]), "input", kv[0].Value, kv[1].Line)
 	}
 	if run != nil && run.Kind == yaml.ScalarNode {
 		for i, line := range strings.Split(run.Value, "\n") {
-			for _, name := range secretNames(line) {
+			for _, name := range passedSecretNames(line) {
 				add(model.AgentSecret{Name: name, Via: "run", Loc: c.loc(lineOf(run, i))})
 			}
 			addApps(line, "run", "", lineOf(run, i))
@@ -445,7 +445,7 @@ func (c *collector) reusableSecrets(body *yaml.Node) []model.AgentSecret {
 	}
 	var out []model.AgentSecret
 	for _, kv := range pairs(v) {
-		for _, name := range secretNames(scalar(kv[1])) {
+		for _, name := range passedSecretNames(scalar(kv[1])) {
 			out = append(out, model.AgentSecret{Name: name, Via: "input", To: kv[0].Value, Loc: c.loc(kv[1].Line)})
 		}
 	}

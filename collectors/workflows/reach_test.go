@@ -201,6 +201,36 @@ jobs:
 			{"AWS_SECRET_ACCESS_KEY", "github-env", "aws-secret-access-key", true, 8},
 		}}},
 
+		{"a value computed from a secret (a comparison, a negation, a test whose result is a literal) does not pass it", `on: push
+env:
+  HAS_KEY: ${{ secrets.OPENAI_KEY != '' }}
+jobs:
+  a:
+    env:
+      USE_MAX: ${{ secrets.CLAUDE_CODE_OAUTH_TOKEN != '' && 'true' || 'false' }}
+      NO_PAT: ${{ !secrets.BOT_PAT }}
+      SHORT: ${{ startsWith(secrets.DEPLOY_URL, 'https://') }}
+      FLAG: ${{ secrets.SENTRY_DSN && 'on' || 'off' }}
+      PICK: ${{ secrets.PRIMARY_KEY || secrets.FALLBACK_KEY }}
+      PLAIN: ${{ secrets.NPM_TOKEN }}
+      GATED: ${{ secrets.PUBLISH == 'yes' && secrets.PUBLISH_TOKEN || '' }}
+      WRAPPED: ${{ format('Bearer {0}', secrets.API_BEARER) }}
+      BROKEN: ${{ secrets.ODD == ( }}
+    steps:
+      - run: claude -p "review"
+        env:
+          RUN_FLAG: ${{ (secrets.X_TOKEN != '') }}
+        with:
+          enabled: ${{ secrets.ANTHROPIC_API_KEY != '' && 'yes' || 'no' }}
+`, [][]secretView{{
+			{"PRIMARY_KEY", "job-env", "PICK", false, 11},
+			{"FALLBACK_KEY", "job-env", "PICK", false, 11},
+			{"NPM_TOKEN", "job-env", "PLAIN", false, 12},
+			{"PUBLISH_TOKEN", "job-env", "GATED", false, 13},
+			{"API_BEARER", "job-env", "WRAPPED", false, 14},
+			{"ODD", "job-env", "BROKEN", false, 15},
+		}}},
+
 		{"another agent's model key is an extra secret", `on: push
 jobs:
   a:
@@ -325,5 +355,35 @@ jobs:
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("app tokens (-want +got):\n%s", diff)
+	}
+}
+
+// TestPassedSecretNames: what an expression can evaluate to.
+func TestPassedSecretNames(t *testing.T) {
+	tests := []struct {
+		expr string
+		want []string
+	}{
+		{"${{ secrets.A }}", []string{"A"}},
+		{"${{ secrets['A-B'] }}", []string{"A-B"}},
+		{"${{ github.token }}", []string{"GITHUB_TOKEN"}},
+		{"Bearer ${{ secrets.A }} and ${{ secrets.B != '' }}", []string{"A"}},
+		{"${{ secrets.A != '' && 'true' || 'false' }}", nil},
+		{"${{ !secrets.A }}", nil},
+		{"${{ !(secrets.A) || secrets.B }}", []string{"B"}},
+		{"${{ contains(secrets.A, 'x') }}", nil},
+		{"${{ secrets.A == 'it''s' }}", nil},
+		{"${{ secrets.A < 3 }}", nil},
+		{"${{ secrets.A || secrets.B }}", []string{"A", "B"}},
+		{"${{ secrets.A && secrets.B }}", []string{"B"}},
+		{"${{ fromJSON(secrets.A).token }}", []string{"A"}},
+		{"${{ toJSON(secrets) }}", nil},
+		{"${{ secrets.A == ( }}", []string{"A"}},
+		{"${{ steps.x.outputs.token || github.token }}", []string{"GITHUB_TOKEN"}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, passedSecretNames(tt.expr)); diff != "" {
+			t.Errorf("passedSecretNames(%q) (-want +got):\n%s", tt.expr, diff)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -78,12 +79,20 @@ func (c *collector) command(words []string, line int, j *model.Job) {
 	}
 	switch words[i] {
 	case "git":
-		if gitSubcommand(words[i+1:]) == "push" {
+		switch gitSubcommand(words[i+1:]) {
+		case "push":
 			j.Pushes = append(j.Pushes, model.Str{Value: text, Loc: loc})
+		case "fetch", "pull":
+			if pullRefRE.MatchString(text) {
+				j.PRCheckouts = append(j.PRCheckouts, model.Str{Value: text, Loc: loc})
+			}
 		}
 	case "gh":
 		if args := words[i+1:]; len(args) >= 2 && args[0] == "pr" && (args[1] == "create" || args[1] == "checkout") {
 			j.OpensPR = append(j.OpensPR, model.Str{Value: text, Loc: loc})
+			if args[1] == "checkout" {
+				j.PRCheckouts = append(j.PRCheckouts, model.Str{Value: text, Loc: loc})
+			}
 		}
 		if ghMerges(words[i+1:]) {
 			j.AutoMerge = append(j.AutoMerge, model.Str{Value: text, Loc: loc})
@@ -93,6 +102,10 @@ func (c *collector) command(words []string, line int, j *model.Job) {
 		}
 	}
 }
+
+// pullRefRE is a pull request's ref in a git fetch: pull/N/head,
+// refs/pull/N/merge (N often an expression or a variable).
+var pullRefRE = regexp.MustCompile(`(?:^|[\s/:+])pull/[^/]+/(?:head|merge)\b`)
 
 // prActions open a pull request from the changes in the workspace.
 var prActions = map[string]bool{"peter-evans/create-pull-request": true, "gr2m/create-or-update-pull-request-action": true}

@@ -218,7 +218,7 @@ func (c *collector) env(m *yaml.Node, context string) []model.EnvVar {
 		name, v := kv[0].Value, scalar(kv[1])
 		ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveEnv(name, v, true), Loc: c.loc(kv[0].Line)}
 		switch {
-		case len(secretNames(v)) > 0:
+		case len(passedSecretNames(v)) > 0:
 			ev.FromSecret = true
 		default:
 			if r := secrets.DetectNamed(name, v); r != nil {

@@ -8,6 +8,13 @@
 #   server), and no deny or ask rule of the same tool holds it back. The agent's
 #   own work can then reach the default branch with no person reviewing it — an
 #   approval from the agent's token can even satisfy a required review.
+#   An agent a workflow step starts is judged by the credentials that reach
+#   it (as agent-can-push judges them): merging needs a token that writes
+#   contents, approving one that writes pull requests, and the job's own
+#   token approves only where the repository lets GitHub Actions approve
+#   pull requests (off by default; read with scan --github). What none of
+#   its credentials can do is not reported; approval alone through the job's
+#   token, with that setting unknown, is reported at medium.
 # related_resources:
 #   - ref: https://docs.anthropic.com/en/docs/claude-code/iam
 #     description: Claude Code — permission rules (allow, ask, deny) and their order
@@ -54,9 +61,58 @@ deny contains f if {
 	some r in object.get(a, "allow", [])
 	is_string(r.value)
 	g := agent.granted(a, r.value, commands, literals, mcp_tools)
-	count(g) > 0
-	f := sa.finding(rego.metadata.chain(), r, sprintf("%s allows %q (%s) without a prompt and no deny or ask rule holds it back: the agent can merge or approve pull requests", [agent.label(a), r.value, concat(", ", sort({_what(x) | some x in g}))]))
+	possible := {x | some x in g; _possible(a, x)}
+	count(possible) > 0
+	f := object.union(
+		sa.finding(rego.metadata.chain(), r, sprintf("%s allows %q (%s) without a prompt and no deny or ask rule holds it back: %s", [agent.label(a), r.value, concat(", ", sort({_what(x) | some x in possible})), _outcome(a, possible)])),
+		_severity(a, possible),
+	)
 }
+
+_merges(x) if startswith(x, "gh pr merge")
+
+_merges(x) if startswith(x, "gh api")
+
+_merges(x) if endswith(x, "merge_pull_request")
+
+_possible(a, x) if {
+	_merges(x)
+	not agent.workflow_cannot_write(a, "contents")
+}
+
+_possible(a, x) if {
+	not _merges(x)
+	not _cannot_approve(a)
+}
+
+_cannot_approve(a) if agent.workflow_cannot_write(a, "pull-requests")
+
+_cannot_approve(a) if {
+	agent.workflow_only_job_token(a, "pull-requests")
+	input.repository.actions.can_approve_pull_requests == false
+}
+
+# Only approval is left, and only through the job's token, whose right to
+# approve the scan could not read.
+_approval_unknown(a, possible) if {
+	every x in possible {
+		not _merges(x)
+	}
+	agent.workflow_only_job_token(a, "pull-requests")
+	not input.repository.actions.can_approve_pull_requests == true
+}
+
+_severity(a, possible) := {"severity": "medium"} if _approval_unknown(a, possible)
+
+else := {}
+
+_outcome(a, possible) := "the agent can approve pull requests if the repository lets GitHub Actions approve them (merging needs contents write, which no credential of the agent has)" if {
+	_approval_unknown(a, possible)
+} else := "the agent can approve pull requests (merging needs contents write, which no credential of the agent has)" if {
+	every x in possible {
+		not _merges(x)
+	}
+} else := "the agent can merge or approve pull requests"
 
 _what(x) := "gh pr merge" if startswith(x, "gh pr merge")
 

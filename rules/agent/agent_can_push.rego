@@ -8,7 +8,17 @@
 #   same tool holds it back. Work then leaves the sandbox as commits on a branch
 #   — the default branch too, unless a ruleset protects it — without a person
 #   looking first. Deny and ask rules merge across settings files, so a deny in
-#   user or managed settings quiets this rule.
+#   user or managed settings quiets this rule. An agent a workflow step
+#   starts is not reported when no credential that reaches it can push: the
+#   job's token cannot write contents (contents: read, or permissions unset
+#   and the repository's default read, as scan --github reads it), the
+#   agent action uses that token
+#   (claude-code-action with github_token given; without it the action
+#   uses the Claude app's token, which can), and every other secret it gets
+#   is its model key, a setting, or an app token minted without contents
+#   write. A push with the checkout's persisted credentials is the job's
+#   token too. Any other secret may be a personal access token, and keeps
+#   the finding.
 # related_resources:
 #   - ref: https://docs.anthropic.com/en/docs/claude-code/iam
 #     description: Claude Code — permission rules (allow, ask, deny) and their order
@@ -38,6 +48,7 @@ deny contains f if {
 	is_string(r.value)
 	g := agent.granted(a, r.value, commands, literals, mcp_tools)
 	count(g) > 0
+	not agent.workflow_cannot_write(a, "contents")
 	f := sa.finding(rego.metadata.chain(), r, sprintf("%s allows %q (%s) without a prompt and no deny or ask rule holds it back: the agent can push without review", [agent.label(a), r.value, concat(", ", sort({_what(x) | some x in g}))]))
 }
 

@@ -105,3 +105,74 @@ test_opencode_bash_rules if {
 	gs := agent_can_push.deny with input as {"agents": [object.union(claude(["bash(git *)"], ["bash(git push *)"]), {"tool": "opencode"})]}
 	count(gs) == 0
 }
+
+# --- a workflow's agent: the token decides whether a push can succeed -------
+
+wf := ".github/workflows/review.yml"
+
+wf_agent := {
+	"tool": "claude-code", "scope": "workflow", "profile": "", "context": "workflow \"Review\" job \"review\"",
+	"file": wf, "line": 30,
+	"allow": [{"value": "Bash", "file": wf, "line": 40}], "deny": [], "ask": [],
+}
+
+model_key := {"name": "CLAUDE_CODE_OAUTH_TOKEN", "via": "input", "to": "claude_code_oauth_token", "model_key": true, "file": wf, "line": 32}
+
+job_token := {"name": "GITHUB_TOKEN", "via": "input", "to": "github_token", "model_key": false, "file": wf, "line": 33}
+
+wf_doc(write, secrets, inputs) := {"agents": [wf_agent], "workflows": [{
+	"name": "Review", "file": wf, "line": 1, "runs_agent": true,
+	"jobs": [{
+		"id": "review", "file": wf, "line": 10, "runs_agent": true, "effective_write": write,
+		"agent_steps": [{"uses": "anthropics/claude-code-action@v1", "tool": "claude-code", "file": wf, "line": 30, "secrets": secrets, "inputs": inputs}],
+	}],
+}]}
+
+given := {"github_token": {"value": "${{ github.token }}", "file": wf, "line": 33}}
+
+test_workflow_read_only_token_quiet if {
+	count(agent_can_push.deny) == 0 with input as wf_doc(["pull-requests", "id-token"], [model_key, job_token], given)
+}
+
+test_workflow_contents_write_fires if {
+	count(agent_can_push.deny) == 1 with input as wf_doc(["contents"], [model_key, job_token], given)
+}
+
+# permissions unset: the repository default may be write
+test_workflow_default_permissions_fires if {
+	count(agent_can_push.deny) == 1 with input as wf_doc(["default"], [model_key, job_token], given)
+}
+
+test_workflow_default_read_quiet if {
+	d := object.union(wf_doc(["default"], [model_key, job_token], given), {"repository": {"actions": {"default_permissions": "read"}}})
+	count(agent_can_push.deny) == 0 with input as d
+}
+
+test_workflow_pat_fires if {
+	pat := {"name": "BOT_PAT", "via": "step-env", "to": "GH_TOKEN", "model_key": false, "file": wf, "line": 35}
+	count(agent_can_push.deny) == 1 with input as wf_doc([], [model_key, job_token, pat], given)
+}
+
+test_workflow_app_token_with_contents_fires if {
+	app := {"name": "steps.app.outputs.token", "via": "input", "to": "github_token", "model_key": false, "app": {"step": "app", "scoped": true, "write": ["contents"]}, "file": wf, "line": 33}
+	count(agent_can_push.deny) == 1 with input as wf_doc([], [model_key, app], given)
+}
+
+test_workflow_app_token_without_contents_quiet if {
+	app := {"name": "steps.app.outputs.token", "via": "input", "to": "github_token", "model_key": false, "app": {"step": "app", "scoped": true, "write": ["pull-requests"]}, "file": wf, "line": 33}
+	count(agent_can_push.deny) == 0 with input as wf_doc([], [model_key, app], given)
+}
+
+test_workflow_unscoped_app_token_fires if {
+	app := {"name": "steps.app.outputs.token", "via": "input", "to": "github_token", "model_key": false, "app": {"step": "app", "scoped": false, "write": []}, "file": wf, "line": 33}
+	count(agent_can_push.deny) == 1 with input as wf_doc([], [model_key, app], given)
+}
+
+# without github_token, claude-code-action uses the Claude app's token
+test_workflow_action_own_token_fires if {
+	count(agent_can_push.deny) == 1 with input as wf_doc(["id-token"], [model_key], {})
+}
+
+test_workflow_inherited_secrets_fire if {
+	count(agent_can_push.deny) == 1 with input as wf_doc([], [{"name": "*", "via": "inherit", "model_key": false, "file": wf, "line": 12}], given)
+}

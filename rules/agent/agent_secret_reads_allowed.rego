@@ -12,7 +12,7 @@
 #   auto-approved as above, or when an allow rule lets a reading command take
 #   any path (Bash(cat:*), Bash(grep:*), Bash(head:*), Bash(jq:*)… — a path
 #   after the prefix, or ../ inside it, reaches ~/.aws), prints the environment
-#   (Bash(printenv:*)), the GitHub CLI's token (Bash(gh auth:*), which runs
+#   (Bash(printenv:*), Bash(env), Bash(env:*)), the GitHub CLI's token (Bash(gh auth:*), which runs
 #   gh auth token) or the cluster's Secrets (Bash(kubectl get:*)), and
 #   when an allow rule lets the agent inspect any container the Docker or
 #   Podman daemon runs (Bash(docker inspect:*)): their environment carries

@@ -286,3 +286,39 @@ test_named_secret_file_and_bare_env if {
 	count(got("Bash(head -5 docs/tokens.md)")) == 0
 	count(got("Bash(env)")) == 1
 }
+
+# env with no command prints the whole environment, as printenv does: bare,
+# with :* or a trailing glob, for every tool whose shell rules are read so
+# (Gemini's run_shell_command(env) is judged in workflows, by
+# workflow-agent-model-key-readable).
+test_env_forms_fire if {
+	every rule in ["Bash(env)", "Bash(env:*)", "Bash(env *)", "Bash(/usr/bin/env)"] {
+		fs := agent_secret_reads_allowed.deny with input as bash_agent([rule], [])
+		count(fs) == 1
+		some f in fs
+		contains(f.message, "the environment's secrets")
+	}
+	every c in [
+		["cursor", ".cursor/cli.json", "Shell(env)"],
+		["opencode", "opencode.json", "bash(env*)"],
+		["qwen", ".qwen/settings.json", "Bash(env:*)"],
+	] {
+		fs := agent_secret_reads_allowed.deny with input as {"agents": [{
+			"tool": c[0], "scope": "project", "profile": "", "file": c[1], "line": 1,
+			"allow": [{"value": c[2], "file": c[1], "line": 3}], "deny": [], "ask": [],
+		}]}
+		some f in fs
+		contains(f.message, "the environment's secrets")
+	}
+}
+
+# env running a named command, or emptying the environment first, prints
+# nothing of it
+test_env_with_command_not_a_read if {
+	fs := agent_secret_reads_allowed.deny with input as bash_agent(["Bash(env NODE_ENV=test npm test)", "Bash(env -i)"], [])
+	count(fs) == 0
+}
+
+test_env_denied_quiet if {
+	count(agent_secret_reads_allowed.deny) == 0 with input as bash_agent(["Bash(env:*)"], ["Bash(env:*)"])
+}

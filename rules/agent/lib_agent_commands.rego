@@ -443,11 +443,29 @@ read_command(rule) := "printenv" if {
 	_base(ws[0]) == "printenv"
 }
 
-# Bare env (or printenv) prints the whole environment.
+# env or printenv with no command or name after it prints the whole
+# environment: bare, open-ended (Bash(env:*), Bash(env *), bash(env*)) or
+# with options only.
 read_command(rule) := "printenv" if {
 	_lead(rule)
-	not open_ended(rule)
-	command_words(rule) in [["env"], ["printenv"]]
+	prints_environment(rule)
+}
+
+# prints_environment(rule): the rule allows env or printenv with nothing
+# but options (env -i, which empties the environment, aside), which prints
+# every variable, secrets included.
+prints_environment(rule) if {
+	is_string(rule)
+	ws := command_words(rule)
+	_base(ws[0]) in {"env", "printenv"}
+	rest := array.slice(ws, 1, count(ws))
+	_options_only(rest)
+	not _empties_env(rest)
+}
+
+_empties_env(ws) if {
+	some w in ws
+	w in {"-i", "--ignore-environment", "-"}
 }
 
 # gh auth token prints the GitHub CLI's token (Bash(gh:*), Bash(gh auth:*)).

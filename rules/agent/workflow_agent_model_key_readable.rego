@@ -5,7 +5,9 @@
 #   OPENAI_API_KEY, GEMINI_API_KEY, GOOGLE_API_KEY, the cloud credentials of
 #   Bedrock or Vertex AI…) reaches the process of an agent that runs any
 #   command unasked (approval bypassed without a tool list that limits its
-#   shell, or an allow rule that runs anything). The agent needs the key to
+#   shell, or an allow rule that runs anything or prints the environment:
+#   env or printenv with nothing after it, Bash(env:*), a tool list's
+#   run_shell_command(env)). The agent needs the key to
 #   call its model, but whatever it runs can read it too, and a prompt
 #   injection can send a long-lived API key anywhere. An agent held to named
 #   commands cannot print its environment: the rule stays quiet for it, as
@@ -73,7 +75,7 @@ _job_label(w, j) := sprintf("workflow %q job %q", [w.name, object.get(j, "id", "
 # _open_steps: where the workflow agents that run any command without
 # asking (what agent-approval-bypassed and agent-arbitrary-execution-allowed
 # report) stand; the workflow collector writes a step's agents[] entry at
-# the step. printenv is one of those commands. Worked out once per agent.
+# the step. env and printenv are among those commands. Worked out once per agent.
 _open_steps contains [a.file, a.line] if {
 	some a in agent.agents
 	agent.in_workflow(a)
@@ -86,7 +88,7 @@ _runs_anything(a) if {
 }
 
 # A command that prints the environment, in the tool list of a bypassed
-# agent (Gemini's tools.core: run_shell_command(printenv)) or allowed
+# agent (Gemini's tools.core: run_shell_command(printenv), (env)) or allowed
 # unasked: the model key is in what it prints.
 _runs_anything(a) if {
 	agent.effective(a, "approval_mode").value == "bypass"
@@ -100,11 +102,7 @@ _runs_anything(a) if {
 	not agent.held_back(a, agent.shell_literal(r.value))
 }
 
-_prints_env(rule) if {
-	is_string(rule)
-	ws := agent.command_words(rule)
-	agent.base(ws[0]) in {"printenv", "env"}
-}
+_prints_env(rule) if agent.prints_environment(rule)
 
 _runs_anything(a) if {
 	some r in object.get(a, "allow", [])

@@ -96,3 +96,27 @@ test_printenv_tool_prints_the_key if {
 		"allow": [{"value": "Bash(printenv)", "file": wf, "line": 24}]}
 	count(workflow_agent_model_key_readable.deny) == 1 with input as job_with(key, [allowed])
 }
+
+# env with no command prints the environment as printenv does: in a bypassed
+# Gemini agent's tool list, or an allowed Bash(env), Bash(env:*), Bash(env *).
+test_env_prints_the_key if {
+	key := [{"name": "GEMINI_API_KEY", "via": "input", "to": "gemini_api_key", "model_key": true, "file": wf, "line": 22}]
+	tools := {"tool": "gemini", "scope": "workflow", "context": "workflow Claude", "file": wf, "line": 20,
+		"approval_mode": {"value": "bypass", "file": wf, "line": 21}, "tool_list": {"file": wf, "line": 23},
+		"tools": [{"value": "run_shell_command(env)", "file": wf, "line": 23}]}
+	count(workflow_agent_model_key_readable.deny) == 1 with input as job_with(key, [tools])
+	every rule in ["Bash(env)", "Bash(env:*)", "Bash(env *)", "Bash(printenv:*)"] {
+		allowed := {"tool": "claude-code", "scope": "workflow", "context": "workflow Claude", "file": wf, "line": 20,
+			"allow": [{"value": rule, "file": wf, "line": 24}]}
+		count(workflow_agent_model_key_readable.deny) == 1 with input as job_with(key, [allowed])
+	}
+}
+
+# env that runs a named command, or empties the environment, and printenv of
+# one named variable print no key
+test_env_running_a_command_quiet if {
+	key := [{"name": "ANTHROPIC_API_KEY", "via": "input", "to": "anthropic_api_key", "model_key": true, "file": wf, "line": 22}]
+	allowed := {"tool": "claude-code", "scope": "workflow", "context": "workflow Claude", "file": wf, "line": 20,
+		"allow": [{"value": "Bash(env CI=1 npm test)", "file": wf, "line": 24}, {"value": "Bash(env -i)", "file": wf, "line": 25}, {"value": "Bash(printenv HOME)", "file": wf, "line": 26}]}
+	count(workflow_agent_model_key_readable.deny) == 0 with input as job_with(key, [allowed])
+}

@@ -6,7 +6,8 @@
 #   ["*"] exposes every tool it has, present and future, for autonomous use.
 #   A prompt injection in anything the agent reads can then call any of the
 #   server's tools — write to repositories, send messages, change data — and
-#   no person sees the call first.
+#   no person sees the call first. Claude Code's allow rules that name a
+#   whole server (mcp__supabase) are judged by agent-mcp-server-allowed.
 # related_resources:
 #   - ref: https://github.com/google-gemini/gemini-cli/blob/main/docs/tools/mcp-server.md
 #     description: Gemini CLI — MCP server configuration (trust)
