@@ -1,0 +1,164 @@
+package audit
+
+import (
+	"context"
+	"sort"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors/roles"
+	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
+	"github.com/sandbox-audit/sandbox-audit/model"
+	"github.com/sandbox-audit/sandbox-audit/policies"
+	"github.com/sandbox-audit/sandbox-audit/reports"
+)
+
+// unitsAlone says whether a fleet tree of opt may be read and judged one
+// repository at a time: when the config tree is the only input. Live
+// facts, a running container's, GitHub's settings and the dependency
+// change are joined with the whole tree.
+func unitsAlone(opt Options) bool {
+	return opt.GitHub == nil && opt.Docker == nil && opt.Live == nil && opt.Deps == nil
+}
+
+// judgeUnits audits a fleet tree (repositories checked out side by side,
+// collectors.ScanPlan.Units) one repository at a time: each is read,
+// linked, its roles assigned and its facts judged on their own, and
+// dropped before the next is done with; only its findings (held compact)
+// and what the report and the score need of its facts are kept. The whole
+// tree's facts are never held at once: a 50,000-file fleet's model is some
+// 100 MB.
+//
+// A repository's roles are decided within it: one repository's agent
+// devcontainer does not leave another's unknown containers unjudged, and
+// no link (a NetworkPolicy, a compose file, a Dockerfile) is made across
+// repositories. Everything else is as Judge does it on the whole tree: the
+// parts judged hold whole repositories of about partFiles files, and the
+// findings, errors, workloads and skipped objects come out in the same
+// order.
+func (e *Engine) judgeUnits(ctx context.Context, c *Collected, cfg *policies.Config, opt Options) (*reports.Report, error) {
+	params := cfg.Params
+	if params == nil {
+		params = map[string]any{}
+	}
+	off := cfg.Disabled(e.Set)
+	var (
+		held      findingSet
+		errs      []model.Error
+		facts     = counts(&model.Document{})
+		workloads = []reports.Workload{}
+		skipped   skippedGroups
+		egress    unreadEgress
+		batch     []*model.Document
+		files     int
+		policy    = policyFacts(cfg, opt)
+	)
+	size := partFiles
+	if opt.partFiles > 0 {
+		size = opt.partFiles
+	}
+	// judge evaluates the units read so far as one document: a part of
+	// about size files, as Judge cuts a whole tree. The first part carries
+	// the policy facts.
+	judge := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		doc := model.MergeAll(batch)
+		batch, files = batch[:0], 0
+		doc.Params, doc.Policy, policy = params, policy, nil
+		doc.GroupAgents()
+		doc.Normalize()
+		return e.judgeParts(ctx, doc, cfg, opt, off, &held)
+	}
+	walkErrs, err := c.plan.Each(ctx, func(u *model.Document, es []model.Error) error {
+		if len(opt.RuleDirs) == 0 {
+			u.Raw = nil
+		}
+		// As Collect and Judge do it for a whole tree.
+		secrets.RedactFacts(u)
+		for i := range es {
+			es[i].Message = secrets.Redact(es[i].Message)
+		}
+		errs = append(errs, es...)
+		roles.Assign(u, cfg.Sandboxes, cfg.Path)
+		for k, n := range counts(u) {
+			facts[k] += n
+		}
+		workloads = append(workloads, reports.WorkloadsFrom(u.Workloads)...)
+		skipped.add(u.Skipped)
+		egress.add(u.Workloads)
+		batch = append(batch, u)
+		if files += len(u.Files); files >= size {
+			return judge()
+		}
+		return nil
+	})
+	if err == nil {
+		err = judge()
+	}
+	if err != nil {
+		return nil, err
+	}
+	// The errors of the walk come first, then the files', each in file
+	// order: collectors.Scan's order.
+	errs = append(append([]model.Error{}, walkErrs...), errs...)
+	sort.SliceStable(errs, func(i, j int) bool { return errs[i].File < errs[j].File })
+	unreadList := append(append(unreadErrors(errs), egress.scripts...), egress.controls...)
+	findings, err := settle(held.findings(), cfg, opt)
+	if err != nil {
+		return nil, err
+	}
+	set := policies.Settings{FailOn: cfg.FailOn, Require: cfg.Require, MinScore: cfg.MinScore, Strict: cfg.Strict || opt.Strict}
+	if opt.FailOn != "" {
+		set.FailOn = opt.FailOn
+	}
+	res, err := e.Scorer.Score(ctx, findings, facts, map[string]bool{}, unreadList, set)
+	if err != nil {
+		return nil, err
+	}
+	reports.SortFindings(findings)
+	reports.SortWorkloads(workloads)
+	markUnread(errs, res.Properties)
+	return &reports.Report{
+		Tool:       reports.Tool{Name: "sandbox-audit", Version: opt.Version},
+		Targets:    c.Targets,
+		Verdict:    res.Verdict,
+		Properties: reports.PropertiesFrom(res.Properties),
+		Gate:       res.Gate,
+		Workloads:  workloads,
+		Findings:   findings,
+		Errors:     errs,
+		Skipped:    skipped.list(),
+		Rules:      e.Set.Rules,
+		HelpBase:   opt.HelpBase,
+	}, nil
+}
+
+// skippedGroups merges the units' Skipped groups as the Kubernetes
+// collector's Link merges a whole tree's: one entry per apiVersion, kind
+// and reason, at its first occurrence, with the count of all.
+type skippedGroups struct {
+	at  map[[3]string]int
+	out []model.SkippedObject
+}
+
+func (g *skippedGroups) add(ss []model.SkippedObject) {
+	if g.at == nil {
+		g.at = map[[3]string]int{}
+	}
+	for _, s := range ss {
+		k := [3]string{s.APIVersion, s.Kind, s.Reason}
+		if i, ok := g.at[k]; ok {
+			g.out[i].Count += s.Count
+			continue
+		}
+		g.at[k] = len(g.out)
+		g.out = append(g.out, s)
+	}
+}
+
+func (g *skippedGroups) list() []model.SkippedObject {
+	if g.out == nil {
+		return []model.SkippedObject{}
+	}
+	return g.out
+}
