@@ -200,13 +200,19 @@ func Audit(ctx context.Context, opt Options) (*reports.Report, error) {
 	return b.e.Judge(ctx, col, opt)
 }
 
-// Run audits opt.Path with the engine (collect, then judge).
+// Run audits opt.Path with the engine (collect, then judge). The report's
+// findings are in its Findings (not Stored): a fleet keeps and compares
+// them.
 func (e *Engine) Run(ctx context.Context, opt Options) (*reports.Report, error) {
 	col, err := Collect(ctx, opt)
 	if err != nil {
 		return nil, err
 	}
-	return e.Judge(ctx, col, opt)
+	rep, err := e.Judge(ctx, col, opt)
+	if err == nil && rep.Stored != nil {
+		rep.Findings, rep.Stored = rep.AllFindings(), nil
+	}
+	return rep, err
 }
 
 // Collect runs the config collectors on opt.Path and the live collectors

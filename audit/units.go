@@ -2,6 +2,7 @@ package audit
 
 import (
 	"context"
+	"fmt"
 	"sort"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors/roles"
@@ -9,6 +10,7 @@ import (
 	"github.com/sandbox-audit/sandbox-audit/model"
 	"github.com/sandbox-audit/sandbox-audit/policies"
 	"github.com/sandbox-audit/sandbox-audit/reports"
+	"github.com/sandbox-audit/sandbox-audit/rules"
 )
 
 // unitsAlone says whether a fleet tree of opt may be read and judged one
@@ -40,8 +42,17 @@ func (e *Engine) judgeUnits(ctx context.Context, c *Collected, cfg *policies.Con
 		params = map[string]any{}
 	}
 	off := cfg.Disabled(e.Set)
+	var base *policies.BaselineSet
+	if opt.Baseline != "" {
+		b, err := policies.LoadBaseline(opt.Baseline)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+		}
+		base = b
+	}
 	var (
-		held      findingSet
+		store     = &findingStore{}
+		tally     policies.Tally
 		errs      []model.Error
 		facts     = counts(&model.Document{})
 		workloads = []reports.Workload{}
@@ -57,7 +68,9 @@ func (e *Engine) judgeUnits(ctx context.Context, c *Collected, cfg *policies.Con
 	}
 	// judge evaluates the units read so far as one document: a part of
 	// about size files, as Judge cuts a whole tree. The first part carries
-	// the policy facts.
+	// the policy facts. Its findings are settled as settle does a whole
+	// scan's: a fingerprint numbers identical findings of one file, and a
+	// file's findings are all in one part.
 	judge := func() error {
 		if len(batch) == 0 {
 			return nil
@@ -67,7 +80,21 @@ func (e *Engine) judgeUnits(ctx context.Context, c *Collected, cfg *policies.Con
 		doc.Params, doc.Policy, policy = params, policy, nil
 		doc.GroupAgents()
 		doc.Normalize()
-		return e.judgeParts(ctx, doc, cfg, opt, off, &held)
+		var held findingSet
+		if err := e.judgeParts(ctx, doc, cfg, opt, off, &held); err != nil {
+			return err
+		}
+		fs := held.findings()
+		policies.Fingerprint(fs)
+		policies.ApplyWaivers(fs, cfg.Waivers, opt.Now)
+		if base != nil {
+			base.Apply(fs)
+		}
+		for i := range fs {
+			tally.Add(&fs[i])
+		}
+		store.add(fs)
+		return nil
 	}
 	walkErrs, err := c.plan.Each(ctx, func(u *model.Document, es []model.Error) error {
 		if len(opt.RuleDirs) == 0 {
@@ -103,19 +130,25 @@ func (e *Engine) judgeUnits(ctx context.Context, c *Collected, cfg *policies.Con
 	errs = append(append([]model.Error{}, walkErrs...), errs...)
 	sort.SliceStable(errs, func(i, j int) bool { return errs[i].File < errs[j].File })
 	unreadList := append(append(unreadErrors(errs), egress.scripts...), egress.controls...)
-	findings, err := settle(held.findings(), cfg, opt)
-	if err != nil {
-		return nil, err
+	store.finish()
+	if opt.WriteBaseline != "" {
+		es := make([]policies.BaselineEntry, 0, store.Len())
+		_ = store.Each(func(f *rules.Finding) error {
+			es = append(es, policies.BaselineEntry{Fingerprint: f.Fingerprint, RuleID: f.RuleID, File: f.File})
+			return nil
+		})
+		if err := policies.WriteBaselineEntries(opt.WriteBaseline, es); err != nil {
+			return nil, err
+		}
 	}
 	set := policies.Settings{FailOn: cfg.FailOn, Require: cfg.Require, MinScore: cfg.MinScore, Strict: cfg.Strict || opt.Strict}
 	if opt.FailOn != "" {
 		set.FailOn = opt.FailOn
 	}
-	res, err := e.Scorer.Score(ctx, findings, facts, map[string]bool{}, unreadList, set)
+	res, err := e.Scorer.ScoreTally(ctx, &tally, facts, map[string]bool{}, unreadList, set)
 	if err != nil {
 		return nil, err
 	}
-	reports.SortFindings(findings)
 	reports.SortWorkloads(workloads)
 	markUnread(errs, res.Properties)
 	return &reports.Report{
@@ -125,7 +158,8 @@ func (e *Engine) judgeUnits(ctx context.Context, c *Collected, cfg *policies.Con
 		Properties: reports.PropertiesFrom(res.Properties),
 		Gate:       res.Gate,
 		Workloads:  workloads,
-		Findings:   findings,
+		Findings:   []rules.Finding{},
+		Stored:     store,
 		Errors:     errs,
 		Skipped:    skipped.list(),
 		Rules:      e.Set.Rules,

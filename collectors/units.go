@@ -73,6 +73,7 @@ func (p *ScanPlan) UnitRoots() []string { return p.roots }
 // order. The next units are read while fn runs, up to unitsAhead files.
 // It returns the walk's errors; fn's error stops the scan and is
 // returned. A plan of no units (Units() == 0) is one unit, the whole tree.
+// Each uses the plan up: its files are let go as they are read.
 func (p *ScanPlan) Each(ctx context.Context, fn func(doc *model.Document, errs []model.Error) error) ([]model.Error, error) {
 	if len(p.units) == 0 {
 		doc, errs, err := p.Whole(ctx)
@@ -95,9 +96,13 @@ func (p *ScanPlan) Each(ctx context.Context, fn func(doc *model.Document, errs [
 	cond := sync.NewCond(&mu)
 	ahead, stopped := 0, false
 	ch := make(chan read, len(p.units))
+	// The jobs are let go as they are read.
+	units := p.units
+	p.jobs, p.units = nil, nil
 	go func() {
 		defer close(ch)
-		for _, u := range p.units {
+		for k, u := range units {
+			units[k] = nil
 			mu.Lock()
 			for !stopped && ahead > 0 && ahead+len(u) > unitsAhead {
 				cond.Wait()
