@@ -55,7 +55,7 @@ func (e *Engine) judgeUnits(ctx context.Context, c *Collected, cfg *policies.Con
 		tally     policies.Tally
 		errs      []model.Error
 		facts     = counts(&model.Document{})
-		workloads = []reports.Workload{}
+		workloads workloadLog
 		skipped   skippedGroups
 		egress    unreadEgress
 		batch     []*model.Document
@@ -110,7 +110,7 @@ func (e *Engine) judgeUnits(ctx context.Context, c *Collected, cfg *policies.Con
 		for k, n := range counts(u) {
 			facts[k] += n
 		}
-		workloads = append(workloads, reports.WorkloadsFrom(u.Workloads)...)
+		workloads.add(reports.WorkloadsFrom(u.Workloads))
 		skipped.add(u.Skipped)
 		egress.add(u.Workloads)
 		batch = append(batch, u)
@@ -149,7 +149,11 @@ func (e *Engine) judgeUnits(ctx context.Context, c *Collected, cfg *policies.Con
 	if err != nil {
 		return nil, err
 	}
-	reports.SortWorkloads(workloads)
+	ws, err := workloads.all()
+	if err != nil {
+		return nil, err
+	}
+	reports.SortWorkloads(ws)
 	markUnread(errs, res.Properties)
 	return &reports.Report{
 		Tool:       reports.Tool{Name: "sandbox-audit", Version: opt.Version},
@@ -157,7 +161,7 @@ func (e *Engine) judgeUnits(ctx context.Context, c *Collected, cfg *policies.Con
 		Verdict:    res.Verdict,
 		Properties: reports.PropertiesFrom(res.Properties),
 		Gate:       res.Gate,
-		Workloads:  workloads,
+		Workloads:  ws,
 		Findings:   []rules.Finding{},
 		Stored:     store,
 		Errors:     errs,
