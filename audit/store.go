@@ -5,7 +5,10 @@ import (
 	"compress/flate"
 	"io"
 	"sort"
+	"strconv"
+	"strings"
 
+	"github.com/sandbox-audit/sandbox-audit/policies"
 	"github.com/sandbox-audit/sandbox-audit/rules"
 )
 
@@ -44,7 +47,7 @@ type findingStore struct {
 	blocks [][]byte // compressed
 	sizes  []int    // each block's size, uncompressed
 	cur    []byte   // the block being filled
-	zw     *flate.Writer
+	zw     *deflater
 
 	order []int32 // finish's
 	cache [4]struct {
@@ -63,8 +66,18 @@ type storedText struct {
 type storedFinding struct {
 	text, sup, file, line int32 // sup: 1 + index in sups, 0 for none
 	block                 int32
-	off, fpN, msgN        uint32
+	off, msgN             uint32
+	// fp is how the fingerprint is kept: n > 0 for the one
+	// policies.Fingerprint gives the n-th finding alike in rule, file and
+	// message (recomputed when read: 16 random hex digits do not
+	// compress); fpStored (its length below) for another, kept in the
+	// block before the message.
+	fp uint32
 }
+
+// fpStored marks a fingerprint kept in the block: fp is fpStored | its
+// length.
+const fpStored = 1 << 31
 
 func (s *findingStore) add(fs []rules.Finding) {
 	if s.textAt == nil {
@@ -98,12 +111,13 @@ func (s *findingStore) add(fs []rules.Finding) {
 		if size == 0 {
 			size = storeBlock
 		}
-		if len(s.cur) > 0 && len(s.cur)+len(f.Fingerprint)+len(f.Message) > size {
+		fp, kept := fingerprintN(f)
+		if len(s.cur) > 0 && len(s.cur)+len(kept)+len(f.Message) > size {
 			s.flush()
 		}
 		h := storedFinding{text: ti, sup: si, file: int32(len(s.files) - 1), line: int32(f.Line),
-			block: int32(len(s.blocks)), off: uint32(len(s.cur)), fpN: uint32(len(f.Fingerprint)), msgN: uint32(len(f.Message))}
-		s.cur = append(append(s.cur, f.Fingerprint...), f.Message...)
+			block: int32(len(s.blocks)), off: uint32(len(s.cur)), msgN: uint32(len(f.Message)), fp: fp}
+		s.cur = append(append(s.cur, kept...), f.Message...)
 		if s.n%storeChunk == 0 {
 			s.chunks = append(s.chunks, make([]storedFinding, 0, storeChunk))
 		}
@@ -113,19 +127,48 @@ func (s *findingStore) add(fs []rules.Finding) {
 	}
 }
 
+// fingerprintN is how f's fingerprint is kept: the n of
+// policies.FingerprintN that gives it, or the fingerprint itself.
+func fingerprintN(f *rules.Finding) (uint32, string) {
+	n := 1
+	if i := strings.LastIndexByte(f.Fingerprint, '-'); i >= 0 {
+		if v, err := strconv.Atoi(f.Fingerprint[i+1:]); err == nil && v > 1 && v < fpStored {
+			n = v
+		}
+	}
+	if policies.FingerprintN(f.RuleID, f.File, f.Message, n) == f.Fingerprint {
+		return uint32(n), ""
+	}
+	return fpStored | uint32(len(f.Fingerprint)), f.Fingerprint
+}
+
 // flush compresses the block being filled.
 func (s *findingStore) flush() {
-	var b bytes.Buffer
 	if s.zw == nil {
-		s.zw, _ = flate.NewWriter(&b, flate.BestSpeed)
-	} else {
-		s.zw.Reset(&b)
+		s.zw = &deflater{}
 	}
-	s.zw.Write(s.cur)
-	s.zw.Close()
-	s.blocks = append(s.blocks, bytes.Clone(b.Bytes()))
+	s.blocks = append(s.blocks, s.zw.compress(s.cur))
 	s.sizes = append(s.sizes, len(s.cur))
 	s.cur = s.cur[:0]
+}
+
+// deflater compresses blocks with one flate writer (a writer holds about
+// 1 MB): a fleet scan's finding store and workload log share one.
+type deflater struct {
+	w   *flate.Writer
+	buf bytes.Buffer
+}
+
+func (d *deflater) compress(p []byte) []byte {
+	d.buf.Reset()
+	if d.w == nil {
+		d.w, _ = flate.NewWriter(&d.buf, flate.BestSpeed)
+	} else {
+		d.w.Reset(&d.buf)
+	}
+	d.w.Write(p)
+	d.w.Close()
+	return bytes.Clone(d.buf.Bytes())
 }
 
 func (s *findingStore) at(i int32) *storedFinding { return &s.chunks[i/storeChunk][i%storeChunk] }
@@ -174,9 +217,16 @@ func (s *findingStore) Each(fn func(f *rules.Finding) error) error {
 			return err
 		}
 		t := &s.texts[h.text]
-		text := data[h.off : h.off+h.fpN+h.msgN]
+		fpN := uint32(0)
+		if h.fp&fpStored != 0 {
+			fpN = h.fp &^ fpStored
+		}
+		text := data[h.off : h.off+fpN+h.msgN]
 		f = rules.Finding{RuleID: t.RuleID, Title: t.Title, Property: t.Property, Severity: t.Severity, Category: t.Category,
-			Message: string(text[h.fpN:]), File: s.files[h.file], Line: int(h.line), Fingerprint: string(text[:h.fpN]), Remediation: t.Remediation}
+			Message: string(text[fpN:]), File: s.files[h.file], Line: int(h.line), Fingerprint: string(text[:fpN]), Remediation: t.Remediation}
+		if h.fp&fpStored == 0 {
+			f.Fingerprint = policies.FingerprintN(f.RuleID, f.File, f.Message, int(h.fp))
+		}
 		if h.sup > 0 {
 			f.Suppression = s.sups[h.sup-1]
 		}

@@ -71,3 +71,19 @@ func TestFindingStore(t *testing.T) {
 		t.Fatalf("the test's findings lack suppressed or numbered ones (%d findings)", len(want))
 	}
 }
+
+// TestFindingStoreOtherFingerprint: a fingerprint policies.Fingerprint
+// did not give is kept as it is.
+func TestFindingStoreOtherFingerprint(t *testing.T) {
+	fs := []rules.Finding{
+		{RuleID: "r", Severity: "high", File: "a", Message: "m", Fingerprint: "not-a-hash"},
+		{RuleID: "r", Severity: "high", File: "a", Line: 2, Message: "m", Fingerprint: policies.FingerprintN("r", "a", "m", 3)},
+		{RuleID: "r", Severity: "high", File: "a", Line: 3, Message: "m"},
+	}
+	s := &findingStore{}
+	s.add(slices.Clone(fs))
+	s.finish()
+	if diff := cmp.Diff(fs, (&reports.Report{Stored: s}).AllFindings()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

@@ -50,12 +50,13 @@ func (e *Engine) judgeUnits(ctx context.Context, c *Collected, cfg *policies.Con
 		}
 		base = b
 	}
+	zw := &deflater{} // the store's and the workload log's
 	var (
-		store     = &findingStore{}
+		store     = &findingStore{zw: zw}
 		tally     policies.Tally
 		errs      []model.Error
 		facts     = counts(&model.Document{})
-		workloads workloadLog
+		workloads = workloadLog{zw: zw}
 		skipped   skippedGroups
 		egress    unreadEgress
 		batch     []*model.Document

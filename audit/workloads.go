@@ -18,7 +18,7 @@ type workloadLog struct {
 	blocks [][]byte
 	cur    []byte
 	n      int
-	zw     *flate.Writer
+	zw     *deflater
 }
 
 func (l *workloadLog) add(ws []reports.Workload) {
@@ -41,15 +41,10 @@ func (l *workloadLog) add(ws []reports.Workload) {
 }
 
 func (l *workloadLog) flush() {
-	var b bytes.Buffer
 	if l.zw == nil {
-		l.zw, _ = flate.NewWriter(&b, flate.BestSpeed)
-	} else {
-		l.zw.Reset(&b)
+		l.zw = &deflater{}
 	}
-	l.zw.Write(l.cur)
-	l.zw.Close()
-	l.blocks = append(l.blocks, bytes.Clone(b.Bytes()))
+	l.blocks = append(l.blocks, l.zw.compress(l.cur))
 	l.cur = l.cur[:0]
 }
 
