@@ -55,7 +55,7 @@ func TestAreasSkipNothing(t *testing.T) {
 		if strings.Contains(dir, string(filepath.Separator)+"live"+string(filepath.Separator)) {
 			continue // live facts: collectors/live's golden findings
 		}
-		opt := Options{Path: dir, Now: time.Now()}
+		opt := Options{Path: dir, Now: time.Now(), whole: true}
 		col, err := Collect(ctx, opt)
 		if err != nil {
 			continue // not a scannable target (a README)

@@ -60,6 +60,9 @@ type Options struct {
 
 	// partFiles overrides partFiles when > 0 (tests judge a tree whole).
 	partFiles int
+	// whole reads a fleet tree as one document, not unit by unit
+	// (tests that take the collected model).
+	whole bool
 }
 
 // ErrUsage marks a problem with what the user asked for (exit 2).
@@ -161,6 +164,10 @@ type Collected struct {
 	Doc     *model.Document
 	Errors  []model.Error
 	Targets []string
+
+	// plan, when set, is a fleet tree not read yet: Judge reads and judges
+	// it one unit at a time (judgeUnits), and Doc and Errors are empty.
+	plan *collectors.ScanPlan
 }
 
 // Audit runs one audit. The rules compile while the collectors read the
@@ -193,13 +200,19 @@ func Audit(ctx context.Context, opt Options) (*reports.Report, error) {
 	return b.e.Judge(ctx, col, opt)
 }
 
-// Run audits opt.Path with the engine (collect, then judge).
+// Run audits opt.Path with the engine (collect, then judge). The report's
+// findings are in its Findings (not Stored): a fleet keeps and compares
+// them.
 func (e *Engine) Run(ctx context.Context, opt Options) (*reports.Report, error) {
 	col, err := Collect(ctx, opt)
 	if err != nil {
 		return nil, err
 	}
-	return e.Judge(ctx, col, opt)
+	rep, err := e.Judge(ctx, col, opt)
+	if err == nil && rep.Stored != nil {
+		rep.Findings, rep.Stored = rep.AllFindings(), nil
+	}
+	return rep, err
 }
 
 // Collect runs the config collectors on opt.Path and the live collectors
@@ -245,16 +258,25 @@ func Collect(ctx context.Context, opt Options) (*Collected, error) {
 	}
 	if opt.Path != "" {
 		exclude := append(append([]string{}, cfg.Exclude...), opt.Exclude...)
-		d, es, err := collectors.Scan(ctx, opt.Path, collectors.Options{Exclude: exclude, Collectors: registry.All(), Raw: len(opt.RuleDirs) > 0})
+		plan, err := collectors.Plan(ctx, opt.Path, collectors.Options{Exclude: exclude, Collectors: registry.All(), Raw: len(opt.RuleDirs) > 0})
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrUsage, err)
 		}
-		c.Doc, c.Errors = d, append(c.Errors, es...)
 		if fetched != "" {
 			c.Targets = append(c.Targets, fetched)
 		} else {
 			c.Targets = append(c.Targets, filepath.ToSlash(opt.Path))
 		}
+		if plan.Units() > 0 && unitsAlone(opt) && !opt.whole {
+			// A fleet tree: read and judged one repository at a time.
+			c.plan = plan
+			return c, nil
+		}
+		d, es, err := plan.Whole(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+		}
+		c.Doc, c.Errors = d, append(c.Errors, es...)
 	}
 	if repo != nil {
 		root := opt.Path
@@ -361,6 +383,9 @@ func (e *Engine) Judge(ctx context.Context, c *Collected, opt Options) (*reports
 	if cfg == nil {
 		cfg = &policies.Config{Version: 1}
 	}
+	if c.plan != nil {
+		return e.judgeUnits(ctx, c, cfg, opt)
+	}
 	doc, errs, targets := c.Doc, c.Errors, c.Targets
 	if len(opt.RuleDirs) == 0 {
 		// Raw documents serve users' own rules; the built-in ones judge the
@@ -421,18 +446,24 @@ func (e *Engine) Judge(ctx context.Context, c *Collected, opt Options) (*reports
 // are facts a rule reports at their line.
 func (e *Engine) prepare(doc *model.Document, cfg *policies.Config, opt Options) error {
 	roles.Assign(doc, cfg.Sandboxes, cfg.Path)
-	doc.Policy = &model.Policy{File: cfg.Path, ExpiredWaivers: []model.ExpiredWaiver{}}
+	doc.Policy = policyFacts(cfg, opt)
+	doc.Normalize()
+	return nil
+}
+
+// policyFacts are the policy file's facts.
+func policyFacts(cfg *policies.Config, opt Options) *model.Policy {
+	p := &model.Policy{File: cfg.Path, ExpiredWaivers: []model.ExpiredWaiver{}}
 	day := opt.Now.Format(time.DateOnly)
 	for _, w := range cfg.Waivers {
 		if w.Expires != "" && w.Expires < day {
-			doc.Policy.ExpiredWaivers = append(doc.Policy.ExpiredWaivers, model.ExpiredWaiver{
+			p.ExpiredWaivers = append(p.ExpiredWaivers, model.ExpiredWaiver{
 				Rule: w.Rule, Path: w.Path, Fingerprint: w.Fingerprint, Reason: w.Reason, Expires: w.Expires,
 				Loc: model.Loc{File: cfg.Path, Line: w.Line},
 			})
 		}
 	}
-	doc.Normalize()
-	return nil
+	return p
 }
 
 // partFiles bounds how many files one rule evaluation sees (model.Split).
@@ -451,6 +482,20 @@ func (e *Engine) evaluate(ctx context.Context, doc *model.Document, cfg *policie
 	off := cfg.Disabled(e.Set)
 	var held findingSet
 	var failed ruleFailures
+	if err := e.judgeParts(ctx, doc, cfg, opt, off, &held, &failed); err != nil {
+		return nil, nil, err
+	}
+	fs, err := settle(held.findings(), cfg, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	return fs, failed.errors(), nil
+}
+
+// judgeParts evaluates the rules on doc, part by part (Document.Parts),
+// and adds the findings of the rules not off to held, and the rules that
+// failed to evaluate on a part to failed.
+func (e *Engine) judgeParts(ctx context.Context, doc *model.Document, cfg *policies.Config, opt Options, off map[string]bool, held *findingSet, failed *ruleFailures) error {
 	size := partFiles
 	if opt.partFiles > 0 {
 		size = opt.partFiles
@@ -460,14 +505,14 @@ func (e *Engine) evaluate(ctx context.Context, doc *model.Document, cfg *policie
 		part := parts.Part(i)
 		in, err := rules.Input(part)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 		fs, err := e.Rules.EvalTimeout(ctx, in, ruleTimeout(cfg, opt))
 		var pe *rules.PartialError
 		if errors.As(err, &pe) {
 			failed.add(pe.Failures, part)
 		} else if err != nil {
-			return nil, nil, err
+			return err
 		}
 		for _, f := range fs {
 			if !off[f.RuleID] {
@@ -475,20 +520,25 @@ func (e *Engine) evaluate(ctx context.Context, doc *model.Document, cfg *policie
 			}
 		}
 	}
-	findings := held.findings()
+	return nil
+}
+
+// settle fingerprints the findings and applies the waivers and the
+// baseline (writing the baseline asked for).
+func settle(findings []rules.Finding, cfg *policies.Config, opt Options) ([]rules.Finding, error) {
 	policies.Fingerprint(findings)
 	policies.ApplyWaivers(findings, cfg.Waivers, opt.Now)
 	if opt.Baseline != "" {
 		if err := policies.ApplyBaseline(opt.Baseline, findings); err != nil {
-			return nil, nil, fmt.Errorf("%w: %v", ErrUsage, err)
+			return nil, fmt.Errorf("%w: %v", ErrUsage, err)
 		}
 	}
 	if opt.WriteBaseline != "" {
 		if err := policies.WriteBaseline(opt.WriteBaseline, findings); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	return findings, failed.errors(), nil
+	return findings, nil
 }
 
 // ruleTimeout: the flag, else the policy file, else the engine's default.
@@ -596,34 +646,10 @@ func liveNetworkUndecided(l *model.Live) string {
 // not read, and every live check that could not run (as liveEvidence, such a
 // check is no evidence; the policy also keeps its property from passing).
 func unread(d *model.Document, errs []model.Error) []policies.Unread {
-	out := make([]policies.Unread, 0, len(errs))
-	for _, e := range errs {
-		out = append(out, policies.Unread{Source: e.File, Kind: e.Kind, Partial: e.Partial, Error: true})
-	}
-	// A firewall script a judged workload runs that is not in the scan:
-	// nothing shows what it does to egress, so network is not known.
-	seen := map[string]bool{}
-	for _, w := range d.Workloads {
-		if !w.Judged || w.Egress == nil || w.Egress.Script == nil || w.Egress.Script.NotRead != model.NotAmongRead {
-			continue
-		}
-		if ref := w.Egress.Script.Runs; !seen[ref] {
-			seen[ref] = true
-			out = append(out, policies.Unread{Source: ref, Kind: "firewall"})
-		}
-	}
-	// An egress control of a judged workload that could not be evaluated,
-	// with nothing verified beside it (egress-unverified alone reports
-	// it): what it lets out is not known, so network is not known either.
-	for _, w := range d.Workloads {
-		if e := w.Egress; w.Judged && e != nil && !e.Restricted && len(e.Unverified) > 0 && e.Script == nil {
-			src := fmt.Sprintf("%s:%d (egress control of %s: %s)", e.File, e.Line, w.Name, e.By)
-			if !seen[src] {
-				seen[src] = true
-				out = append(out, policies.Unread{Source: src, Kind: "firewall"})
-			}
-		}
-	}
+	out := unreadErrors(errs)
+	var w unreadEgress
+	w.add(d.Workloads)
+	out = append(append(out, w.scripts...), w.controls...)
 	if d.Live != nil {
 		if why := liveNetworkUndecided(d.Live); why != "" {
 			out = append(out, policies.Unread{Source: "live/network: " + why, Kind: "live:network"})
@@ -633,6 +659,52 @@ func unread(d *model.Document, errs []model.Error) []policies.Unread {
 		}
 	}
 	return out
+}
+
+// unreadErrors are the errors[] entries, for the scoring policy.
+func unreadErrors(errs []model.Error) []policies.Unread {
+	out := make([]policies.Unread, 0, len(errs))
+	for _, e := range errs {
+		out = append(out, policies.Unread{Source: e.File, Kind: e.Kind, Partial: e.Partial, Error: true})
+	}
+	return out
+}
+
+// unreadEgress gathers the egress controls of judged workloads that were
+// not read or not evaluated (unread), each once, over one or many calls
+// to add.
+type unreadEgress struct {
+	seen              map[string]bool
+	scripts, controls []policies.Unread
+}
+
+func (u *unreadEgress) add(ws []model.Workload) {
+	if u.seen == nil {
+		u.seen = map[string]bool{}
+	}
+	// A firewall script a judged workload runs that is not in the scan:
+	// nothing shows what it does to egress, so network is not known.
+	for _, w := range ws {
+		if !w.Judged || w.Egress == nil || w.Egress.Script == nil || w.Egress.Script.NotRead != model.NotAmongRead {
+			continue
+		}
+		if ref := w.Egress.Script.Runs; !u.seen[ref] {
+			u.seen[ref] = true
+			u.scripts = append(u.scripts, policies.Unread{Source: ref, Kind: "firewall"})
+		}
+	}
+	// An egress control of a judged workload that could not be evaluated,
+	// with nothing verified beside it (egress-unverified alone reports
+	// it): what it lets out is not known, so network is not known either.
+	for _, w := range ws {
+		if e := w.Egress; w.Judged && e != nil && !e.Restricted && len(e.Unverified) > 0 && e.Script == nil {
+			src := fmt.Sprintf("%s:%d (egress control of %s: %s)", e.File, e.Line, w.Name, e.By)
+			if !u.seen[src] {
+				u.seen[src] = true
+				u.controls = append(u.controls, policies.Unread{Source: src, Kind: "firewall"})
+			}
+		}
+	}
 }
 
 // markUnread sets each errors[] entry's Properties: those the scoring

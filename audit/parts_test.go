@@ -49,7 +49,7 @@ func TestPartsJudgeAsWhole(t *testing.T) {
 		files := 0
 		judge := func(size int) string {
 			t.Helper()
-			col, err := Collect(ctx, Options{Path: dir})
+			col, err := Collect(ctx, Options{Path: dir, whole: true})
 			if err != nil {
 				t.Fatal(err)
 			}

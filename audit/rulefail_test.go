@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sandbox-audit/sandbox-audit/rules"
 )
 
 // TestRuleFailureKeepsTheReport: a rule that fails to evaluate on one part
@@ -15,6 +17,14 @@ import (
 // incomplete (exit 2), and every finding of the other rules and parts is
 // kept.
 func TestRuleFailureKeepsTheReport(t *testing.T) {
+	for _, fleet := range []bool{false, true} {
+		t.Run(map[bool]string{false: "one tree", true: "repositories side by side"}[fleet], func(t *testing.T) {
+			ruleFailureKeepsTheReport(t, fleet)
+		})
+	}
+}
+
+func ruleFailureKeepsTheReport(t *testing.T, fleet bool) {
 	root := t.TempDir()
 	write := func(rel, text string) {
 		t.Helper()
@@ -29,6 +39,11 @@ func TestRuleFailureKeepsTheReport(t *testing.T) {
 	// a fails the rule (a service with an image), b does not (a build)
 	write("a/compose.yaml", "services:\n  agent:\n    image: node:22\n    privileged: true\n")
 	write("b/compose.yaml", "services:\n  agent:\n    build: .\n    privileged: true\n")
+	if fleet {
+		// checkouts side by side: judged one repository at a time
+		write("a/.git/HEAD", "ref: refs/heads/main\n")
+		write("b/.git/HEAD", "ref: refs/heads/main\n")
+	}
 	write("rules/conflict.rego", `# METADATA
 # title: Conflicting rule
 # description: Gives two values for one key when a workload has an image.
@@ -78,11 +93,12 @@ deny contains sa.finding(rego.metadata.chain(), {"file": "x", "line": 1}, tag)
 		t.Errorf("gate %+v, review %+v: want incomplete, review unknown", rep.Gate, rep.Properties.Review)
 	}
 	privileged := map[string]bool{}
-	for _, f := range rep.Findings {
+	_ = rep.EachFinding(func(f *rules.Finding) error {
 		if f.RuleID == "privileged-container" {
 			privileged[f.File] = true
 		}
-	}
+		return nil
+	})
 	if !privileged["a/compose.yaml"] || !privileged["b/compose.yaml"] {
 		t.Errorf("findings of the other rules were lost: %v", privileged)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -70,6 +71,31 @@ type result struct {
 // without servers) gets an errors[] entry: the user asked for it to be
 // audited, and it was not evidence for anything.
 func Scan(ctx context.Context, target string, opt Options) (*model.Document, []model.Error, error) {
+	p, err := Plan(ctx, target, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p.Whole(ctx)
+}
+
+// A ScanPlan is a target resolved and walked, not yet read: Whole reads it
+// as one document (Scan), Each one independent unit at a time.
+type ScanPlan struct {
+	root    string
+	isDir   bool
+	jobs    []job
+	errs    []model.Error // the walk's
+	maxSize int64
+	opt     Options
+	// units are the jobs of each nested repository and of the files
+	// outside any (Units), nil when the target is not a fleet tree.
+	units [][]job
+	roots []string
+}
+
+// Plan resolves target and lists the files its collectors claim (Scan's
+// first half). It fails only when the target cannot be read.
+func Plan(ctx context.Context, target string, opt Options) (*ScanPlan, error) {
 	cs := opt.Collectors
 	// A target given as a symlink (a checkout linked into place) is
 	// audited where it points; nothing below it is followed.
@@ -78,42 +104,57 @@ func Scan(ctx context.Context, target string, opt Options) (*model.Document, []m
 	}
 	root, rel, isDir, err := resolveTarget(target, cs)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	maxSize := opt.MaxFileSize
-	if maxSize <= 0 {
-		maxSize = DefaultMaxFileSize
+	p := &ScanPlan{root: root, isDir: isDir, maxSize: opt.MaxFileSize, opt: opt}
+	if p.maxSize <= 0 {
+		p.maxSize = DefaultMaxFileSize
 	}
-	var jobs []job
-	var errs []model.Error
 	if !isDir {
-		jobs = append(jobs, job{path: rel, c: match(cs, rel)})
-	} else {
-		jobs, errs, err = walk(ctx, root, rel, cs, opt.Exclude)
-		if err != nil {
-			return nil, nil, err
-		}
+		p.jobs = append(p.jobs, job{path: rel, c: match(cs, rel)})
+		return p, nil
 	}
-	dir, err := OpenDir(root)
+	var repos []string
+	p.jobs, p.errs, repos, err = walk(ctx, root, rel, cs, opt.Exclude)
+	if err != nil {
+		return nil, err
+	}
+	if abs, err := filepath.Abs(root); err == nil && rel == "" && repoRoot(abs) == "" {
+		p.units, p.roots = units(p.jobs, repos)
+	}
+	return p, nil
+}
+
+// Whole reads every file of the plan into one document, links it and
+// returns it with the errors met (Scan).
+func (p *ScanPlan) Whole(ctx context.Context) (*model.Document, []model.Error, error) {
+	jobs, errs := p.jobs, p.errs
+	dir, err := OpenDir(p.root)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read target: %w", err)
 	}
 	defer dir.Close()
-	doc, ferrs, nothing := run(ctx, dir, jobs, maxSize, opt.Workers, opt.Raw, !isDir)
+	doc, ferrs, nothing := run(ctx, dir, jobs, p.maxSize, p.opt.Workers, p.opt.Raw, !p.isDir)
 	errs = append(errs, ferrs...)
 	if nothing && ctx.Err() == nil {
 		j := jobs[0]
 		errs = append(errs, model.Error{File: j.path, Kind: j.c.Name(), Message: j.c.Name() + ": nothing to audit in this file (read whole, it holds nothing the " + j.c.Name() + " collector judges)"})
 	}
-	for _, c := range cs {
+	p.link(doc)
+	sort.SliceStable(errs, func(i, j int) bool { return errs[i].File < errs[j].File })
+	return doc, errs, ctx.Err()
+}
+
+// link joins the facts of doc's files (the collectors' Linkers) and
+// indexes its agent groups.
+func (p *ScanPlan) link(doc *model.Document) {
+	for _, c := range p.opt.Collectors {
 		if l, ok := c.(Linker); ok {
 			l.Link(doc)
 		}
 	}
 	doc.GroupAgents()
 	doc.Normalize()
-	sort.SliceStable(errs, func(i, j int) bool { return errs[i].File < errs[j].File })
-	return doc, errs, ctx.Err()
 }
 
 func match(cs []Collector, rel string) Collector {
@@ -126,10 +167,13 @@ func match(cs []Collector, rel string) Collector {
 }
 
 // walk lists the files under root/sub (sub "" is the whole root) that a
-// collector claims; paths are relative to root.
-func walk(ctx context.Context, root, sub string, cs []Collector, exclude []string) ([]job, []model.Error, error) {
+// collector claims, and the directories below root that hold a .git entry
+// (a directory, or the file of a worktree or submodule); paths are
+// relative to root.
+func walk(ctx context.Context, root, sub string, cs []Collector, exclude []string) ([]job, []model.Error, []string, error) {
 	var jobs []job
 	var errs []model.Error
+	var repos []string
 	var links []string // symlinks met, relative to root
 	start := root
 	if sub != "" {
@@ -163,6 +207,9 @@ func walk(ctx context.Context, root, sub string, cs []Collector, exclude []strin
 				return fs.SkipDir
 			}
 			return nil
+		}
+		if d.Name() == ".git" && p != root {
+			repos = append(repos, path.Dir(rel))
 		}
 		if d.IsDir() {
 			if p == root {
@@ -203,10 +250,10 @@ func walk(ctx context.Context, root, sub string, cs []Collector, exclude []strin
 		return nil
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("walk %s: %w", start, err)
+		return nil, nil, nil, fmt.Errorf("walk %s: %w", start, err)
 	}
 	errs = append(errs, checkLinks(ctx, root, links, jobs, cs)...)
-	return jobs, errs, nil
+	return jobs, errs, repos, nil
 }
 
 // irregular names what a file that is not regular is.

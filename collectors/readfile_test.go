@@ -227,7 +227,7 @@ func TestSwappedAfterListing(t *testing.T) {
 		must(t, os.WriteFile(filepath.Join(root, n, "compose.yaml"), []byte("services: {}\n"), 0o644))
 	}
 	cs := []Collector{yamlNamed("compose.yaml")}
-	jobs, errs, err := walk(context.Background(), root, "", cs, nil)
+	jobs, errs, _, err := walk(context.Background(), root, "", cs, nil)
 	must(t, err)
 	if len(jobs) != 3 || len(errs) != 0 {
 		t.Fatalf("walk: %d jobs, errors %v", len(jobs), errs)

@@ -29,12 +29,22 @@ func Fingerprint(fs []rules.Finding) {
 	})
 	seen := map[string]int{}
 	for i := range fs {
-		sum := sha256.Sum256([]byte(fs[i].RuleID + "\x00" + fs[i].File + "\x00" + fs[i].Message))
-		fp := hex.EncodeToString(sum[:8])
+		fp := FingerprintN(fs[i].RuleID, fs[i].File, fs[i].Message, 1)
 		seen[fp]++
 		if n := seen[fp]; n > 1 {
 			fp = fmt.Sprintf("%s-%d", fp, n)
 		}
 		fs[i].Fingerprint = fp
 	}
+}
+
+// FingerprintN is the fingerprint Fingerprint gives the n-th (from 1) of
+// the findings of one rule, file and message.
+func FingerprintN(rule, file, message string, n int) string {
+	sum := sha256.Sum256([]byte(rule + "\x00" + file + "\x00" + message))
+	fp := hex.EncodeToString(sum[:8])
+	if n > 1 {
+		fp = fmt.Sprintf("%s-%d", fp, n)
+	}
+	return fp
 }

@@ -126,6 +126,38 @@ func NewScorer(ctx context.Context) (*Scorer, error) {
 // Score evaluates the policy over findings, the evidence collected (counts,
 // live) and what could not be read (unread).
 func (s *Scorer) Score(ctx context.Context, findings []rules.Finding, counts map[string]int, live map[string]bool, unread []Unread, set Settings) (Result, error) {
+	var t Tally
+	for i := range findings {
+		t.Add(&findings[i])
+	}
+	return s.ScoreTally(ctx, &t, counts, live, unread, set)
+}
+
+// Tally is what the scoring policy needs of findings: each group of
+// findings alike in rule, property, severity, category and suppression,
+// with its count. Findings are added one at a time, as they come.
+type Tally struct {
+	at     map[scored]int
+	groups []scored
+}
+
+// Add counts f.
+func (t *Tally) Add(f *rules.Finding) {
+	k := scored{RuleID: f.RuleID, Property: f.Property, Severity: f.Severity, Category: f.Category, Suppressed: f.Suppression != nil}
+	if i, ok := t.at[k]; ok {
+		t.groups[i].Count++
+		return
+	}
+	if t.at == nil {
+		t.at = map[scored]int{}
+	}
+	t.at[k] = len(t.groups)
+	k.Count = 1
+	t.groups = append(t.groups, k)
+}
+
+// ScoreTally is Score over the findings counted in t.
+func (s *Scorer) ScoreTally(ctx context.Context, t *Tally, counts map[string]int, live map[string]bool, unread []Unread, set Settings) (Result, error) {
 	in := Input{Counts: counts, Live: live, Unread: unread, Settings: set, Findings: []scored{}}
 	if in.Unread == nil {
 		in.Unread = []Unread{}
@@ -149,17 +181,7 @@ func (s *Scorer) Score(ctx context.Context, findings []rules.Finding, counts map
 	// (rule, property, severity, category, suppression) is the same within
 	// a group, and a fleet scan's 19,000 findings as Rego values held
 	// 15 MB for the whole evaluation, where ~100 groups hold kilobytes.
-	at := map[scored]int{}
-	for _, f := range findings {
-		k := scored{RuleID: f.RuleID, Property: f.Property, Severity: f.Severity, Category: f.Category, Suppressed: f.Suppression != nil}
-		if i, ok := at[k]; ok {
-			in.Findings[i].Count++
-			continue
-		}
-		at[k] = len(in.Findings)
-		k.Count = 1
-		in.Findings = append(in.Findings, k)
-	}
+	in.Findings = append(in.Findings, t.groups...)
 	v, err := rules.Input(in)
 	if err != nil {
 		return Result{}, err

@@ -63,9 +63,19 @@ type BaselineEntry struct {
 
 // WriteBaseline writes every current finding to path.
 func WriteBaseline(path string, fs []rules.Finding) error {
-	b := Baseline{Version: 1, Findings: []BaselineEntry{}}
+	b := make([]BaselineEntry, 0, len(fs))
 	for _, f := range fs {
-		b.Findings = append(b.Findings, BaselineEntry{Fingerprint: f.Fingerprint, RuleID: f.RuleID, File: f.File})
+		b = append(b, BaselineEntry{Fingerprint: f.Fingerprint, RuleID: f.RuleID, File: f.File})
+	}
+	return WriteBaselineEntries(path, b)
+}
+
+// WriteBaselineEntries writes a baseline of these entries to path (it
+// sorts them).
+func WriteBaselineEntries(path string, es []BaselineEntry) error {
+	b := Baseline{Version: 1, Findings: es}
+	if b.Findings == nil {
+		b.Findings = []BaselineEntry{}
 	}
 	sort.Slice(b.Findings, func(i, j int) bool { return b.Findings[i].Fingerprint < b.Findings[j].Fingerprint })
 	data, err := json.MarshalIndent(b, "", "  ")
@@ -86,25 +96,46 @@ const maxBaselineSize = 256 << 20
 // file, not a symlink, read through the cap and deadline of
 // collectors.ReadFile).
 func ApplyBaseline(path string, fs []rules.Finding) error {
+	b, err := LoadBaseline(path)
+	if err != nil {
+		return err
+	}
+	b.Apply(fs)
+	return nil
+}
+
+// BaselineSet is a baseline file read, to apply to findings (in as many
+// calls as they come in).
+type BaselineSet struct {
+	path  string
+	known map[string]bool
+}
+
+// LoadBaseline reads the baseline file as ApplyBaseline does.
+func LoadBaseline(path string) (*BaselineSet, error) {
 	data, err := collectors.ReadFile(context.Background(), path, maxBaselineSize)
 	if err != nil {
-		return fmt.Errorf("read baseline %s: %s", path, collectors.Reason(err))
+		return nil, fmt.Errorf("read baseline %s: %s", path, collectors.Reason(err))
 	}
 	var b Baseline
 	if err := json.Unmarshal(data, &b); err != nil {
-		return fmt.Errorf("read baseline %s: %w", path, err)
+		return nil, fmt.Errorf("read baseline %s: %w", path, err)
 	}
 	if b.Version != 1 {
-		return fmt.Errorf("read baseline %s: version %d is not 1", path, b.Version)
+		return nil, fmt.Errorf("read baseline %s: version %d is not 1", path, b.Version)
 	}
 	known := map[string]bool{}
 	for _, e := range b.Findings {
 		known[e.Fingerprint] = true
 	}
+	return &BaselineSet{path: path, known: known}, nil
+}
+
+// Apply marks the findings present in the baseline.
+func (b *BaselineSet) Apply(fs []rules.Finding) {
 	for i := range fs {
-		if fs[i].Suppression == nil && known[fs[i].Fingerprint] {
-			fs[i].Suppression = &rules.Suppression{Kind: "baseline", Reason: "present in baseline " + path}
+		if fs[i].Suppression == nil && b.known[fs[i].Fingerprint] {
+			fs[i].Suppression = &rules.Suppression{Kind: "baseline", Reason: "present in baseline " + b.path}
 		}
 	}
-	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/sandbox-audit/sandbox-audit/rules"
 )
 
 // JSON writes the report as the documented JSON contract.
@@ -14,43 +16,77 @@ type JSON struct{}
 var _ Writer = JSON{}
 
 // Write implements Writer. The findings of a large scan are most of the
-// report (19,000 findings: 14 MB): they are encoded one at a time into the
-// writer rather than building the whole document in memory, indented, twice
-// (encoding/json's Encoder marshals, then indents a copy). The bytes are
-// those of json.Encoder with two-space indentation.
+// report (19,000 findings: 14 MB), and its workloads the most of the rest:
+// they are encoded one at a time into the writer rather than building the
+// whole document in memory, indented, twice (encoding/json's Encoder
+// marshals, then indents a copy). The bytes are those of json.Encoder with
+// two-space indentation.
 func (JSON) Write(w io.Writer, r *Report) error {
 	shell := *r
 	shell.Findings = nil
+	holeWorkloads := len(r.Workloads) > 0
+	if holeWorkloads {
+		shell.Workloads = nil
+	}
 	head, err := marshalIndent(&shell, "")
 	if err != nil {
 		return fmt.Errorf("write json: %w", err)
 	}
-	// Findings is encoded as null in the shell; swap it for the hole. The
-	// key appears once at the top level: nested "findings" keys are counts.
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var buf bytes.Buffer
+	enc := newEncoder(&buf, "    ")
+	// element writes one element of a top-level array, as the whole
+	// document's encoding would.
+	element := func(v any, last bool) error {
+		buf.Reset()
+		if err := enc.Encode(v); err != nil {
+			return fmt.Errorf("write json: %w", err)
+		}
+		bw.WriteString("    ")
+		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		if !last {
+			bw.WriteByte(',')
+		}
+		bw.WriteByte('\n')
+		return nil
+	}
+	// Workloads and Findings are encoded as null in the shell; each null
+	// is swapped for its list. The keys appear once at the top level
+	// (nested keys are indented further): "findings" in properties are
+	// counts.
+	if holeWorkloads {
+		null := []byte("\n  \"workloads\": null,\n")
+		i := bytes.Index(head, null)
+		if i < 0 {
+			return fmt.Errorf("write json: workloads field not found")
+		}
+		bw.Write(head[:i])
+		bw.WriteString("\n  \"workloads\": [\n")
+		for k := range r.Workloads {
+			if err := element(&r.Workloads[k], k == len(r.Workloads)-1); err != nil {
+				return err
+			}
+		}
+		bw.WriteString("  ],")
+		head = head[i+len(null)-1:]
+	}
 	null := []byte("\n  \"findings\": null,\n")
 	i := bytes.Index(head, null)
 	if i < 0 {
 		return fmt.Errorf("write json: findings field not found")
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
 	bw.Write(head[:i])
-	if len(r.Findings) == 0 {
+	if n := r.NumFindings(); n == 0 {
 		bw.WriteString("\n  \"findings\": [],\n")
 	} else {
 		bw.WriteString("\n  \"findings\": [\n")
-		var buf bytes.Buffer
-		enc := newEncoder(&buf, "    ")
-		for k := range r.Findings {
-			buf.Reset()
-			if err := enc.Encode(&r.Findings[k]); err != nil {
-				return fmt.Errorf("write json: %w", err)
-			}
-			bw.WriteString("    ")
-			bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
-			if k < len(r.Findings)-1 {
-				bw.WriteByte(',')
-			}
-			bw.WriteByte('\n')
+		k := 0
+		err := r.EachFinding(func(f *rules.Finding) error {
+			k++
+			return element(f, k == n)
+		})
+		if err != nil {
+			return err
 		}
 		bw.WriteString("  ],\n")
 	}

@@ -56,12 +56,11 @@ func (m Markdown) Write(w io.Writer, r *Report) error {
 		gate = "❌ failed — " + MarkdownEscape(strings.Join(r.Gate.Reasons, "; "))
 	}
 	fmt.Fprintf(ew, "\n**Gate** (fail-on %s): %s\n", r.Gate.FailOn, gate)
-	act, sup := active(r.Findings)
-	act, nts := notes(act)
-	fmt.Fprintf(ew, "\n### Findings (%d)\n\n", len(act))
-	if len(act) > 0 {
+	l := listFindings(r, o.Limit)
+	fmt.Fprintf(ew, "\n### Findings (%d)\n\n", l.nAct)
+	if l.nAct > 0 {
 		fmt.Fprintf(ew, "| Severity | Property | Rule | Location | Message |\n|---|---|---|---|---|\n")
-		shown, more := limit(act, o.Limit)
+		shown, more := l.act, l.nAct-len(l.act)
 		for _, f := range shown {
 			fmt.Fprintf(ew, "| %s | %s | `%s` | `%s:%d` | %s |\n", f.Severity, f.Property, f.RuleID, MarkdownCode(f.File), f.Line, MarkdownEscape(f.Message))
 		}
@@ -69,9 +68,9 @@ func (m Markdown) Write(w io.Writer, r *Report) error {
 			fmt.Fprintf(ew, "\n… and %d more finding(s) in the full report.\n", more)
 		}
 	}
-	if len(nts) > 0 {
-		fmt.Fprintf(ew, "\n<details><summary>%d note(s) on workloads that are not the agent's sandbox</summary>\n\n", len(nts))
-		shown, more := limit(nts, o.Limit)
+	if l.nNts > 0 {
+		fmt.Fprintf(ew, "\n<details><summary>%d note(s) on workloads that are not the agent's sandbox</summary>\n\n", l.nNts)
+		shown, more := l.nts, l.nNts-len(l.nts)
 		for _, f := range shown {
 			fmt.Fprintf(ew, "- `%s` `%s:%d` — %s\n", f.RuleID, MarkdownCode(f.File), f.Line, MarkdownEscape(f.Message))
 		}
@@ -80,9 +79,9 @@ func (m Markdown) Write(w io.Writer, r *Report) error {
 		}
 		fmt.Fprintf(ew, "\n</details>\n")
 	}
-	if len(sup) > 0 {
-		fmt.Fprintf(ew, "\n<details><summary>%d waived or baselined</summary>\n\n", len(sup))
-		shown, more := limit(sup, o.Limit)
+	if l.nSup > 0 {
+		fmt.Fprintf(ew, "\n<details><summary>%d waived or baselined</summary>\n\n", l.nSup)
+		shown, more := l.sup, l.nSup-len(l.sup)
 		for _, f := range shown {
 			fmt.Fprintf(ew, "- `%s` `%s:%d` — %s: %s\n", f.RuleID, MarkdownCode(f.File), f.Line, f.Suppression.Kind, MarkdownEscape(f.Suppression.Reason))
 		}

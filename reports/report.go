@@ -35,10 +35,58 @@ type Report struct {
 	// environment).
 	Skipped []model.SkippedObject `json:"skipped"`
 
+	// Stored, when set, holds the findings instead of Findings: a large
+	// scan's, kept compact until they are written. Writers read the
+	// findings through EachFinding.
+	Stored FindingStore `json:"-"`
+
 	// Rules are the loaded rules' METADATA, for SARIF's rule list and help.
 	Rules []rules.Meta `json:"-"`
 	// HelpBase is the URL prefix of the rule docs (helpUri = HelpBase + id + ".md").
 	HelpBase string `json:"-"`
+}
+
+// FindingStore holds a report's findings in order.
+type FindingStore interface {
+	Len() int
+	// Each calls fn with each finding in order; f is only valid during
+	// the call. fn's error stops it and is returned.
+	Each(fn func(f *rules.Finding) error) error
+}
+
+// NumFindings is how many findings the report has.
+func (r *Report) NumFindings() int {
+	if r.Stored != nil {
+		return r.Stored.Len()
+	}
+	return len(r.Findings)
+}
+
+// EachFinding calls fn with each finding in order (Findings, or Stored);
+// f is only valid during the call.
+func (r *Report) EachFinding(fn func(f *rules.Finding) error) error {
+	if r.Stored != nil {
+		return r.Stored.Each(fn)
+	}
+	for i := range r.Findings {
+		if err := fn(&r.Findings[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AllFindings are the report's findings as one list (Stored's copied out).
+func (r *Report) AllFindings() []rules.Finding {
+	if r.Stored == nil {
+		return r.Findings
+	}
+	out := make([]rules.Finding, 0, r.Stored.Len())
+	_ = r.Stored.Each(func(f *rules.Finding) error {
+		out = append(out, *f)
+		return nil
+	})
+	return out
 }
 
 // Options are how a writer renders a report: none of them is part of the
@@ -172,40 +220,44 @@ func SortFindings(fs []rules.Finding) {
 	})
 }
 
-// active returns findings that count (not waived or baselined). The lists
-// point into fs: a large scan's findings are tens of megabytes, and the
-// table and Markdown reports list only the first few.
-func active(fs []rules.Finding) (act, suppressed []*rules.Finding) {
-	for i := range fs {
-		if fs[i].Suppression != nil {
-			suppressed = append(suppressed, &fs[i])
-		} else {
-			act = append(act, &fs[i])
-		}
-	}
-	return act, suppressed
+// listed are a report's findings as the table and Markdown list them:
+// the active ones (not waived or baselined), the notes about workloads
+// that are not the agent's sandbox (category platform: they speak for no
+// property, and are listed apart) and the suppressed ones, each list with
+// its first n findings (all when n is 0) and how many there are. A large
+// scan's findings are tens of megabytes, and a summary lists only the
+// first few: the lists point into the report's Findings, or hold copies
+// of the few shown of Stored.
+type listed struct {
+	act, nts, sup    []*rules.Finding
+	nAct, nNts, nSup int
 }
 
-// notes splits the notes about workloads that are not the agent's sandbox
-// (category platform) from the findings: they are listed apart, since they
-// speak for no property.
-func notes(fs []*rules.Finding) (findings, notes []*rules.Finding) {
-	for _, f := range fs {
-		if f.Category == rules.NoteCategory {
-			notes = append(notes, f)
-		} else {
-			findings = append(findings, f)
+func listFindings(r *Report, n int) listed {
+	var l listed
+	keep := func(list *[]*rules.Finding, count *int, f *rules.Finding) {
+		*count++
+		if n > 0 && len(*list) >= n {
+			return
 		}
+		if r.Stored != nil {
+			c := *f
+			f = &c
+		}
+		*list = append(*list, f)
 	}
-	return findings, notes
-}
-
-// limit returns the first n findings (all when n is 0) and how many are left out.
-func limit(fs []*rules.Finding, n int) ([]*rules.Finding, int) {
-	if n <= 0 || len(fs) <= n {
-		return fs, 0
-	}
-	return fs[:n], len(fs) - n
+	_ = r.EachFinding(func(f *rules.Finding) error {
+		switch {
+		case f.Suppression != nil:
+			keep(&l.sup, &l.nSup, f)
+		case f.Category == rules.NoteCategory:
+			keep(&l.nts, &l.nNts, f)
+		default:
+			keep(&l.act, &l.nAct, f)
+		}
+		return nil
+	})
+	return l
 }
 
 // skippedLine summarizes the Kubernetes objects not read as workloads in one

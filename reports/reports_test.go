@@ -131,7 +131,13 @@ func TestJSONStreamsSameBytes(t *testing.T) {
 	full.Dependencies = &model.Deps{}
 	none := sample()
 	none.Findings = []rules.Finding{}
-	for name, r := range map[string]*Report{"sample": sample(), "no findings": none, "all sections": full} {
+	withWorkloads := sample()
+	withWorkloads.Workloads = []Workload{{ID: "compose:a.yaml:web", Name: "web", Source: "compose", File: "a.yaml", Line: 2, Role: "agent", Reason: "it runs <the> agent", Judged: true}, {ID: "k", Name: "db"}}
+	noFindings := sample()
+	noFindings.Workloads, noFindings.Findings = withWorkloads.Workloads, []rules.Finding{}
+	emptyWorkloads := sample()
+	emptyWorkloads.Workloads = []Workload{}
+	for name, r := range map[string]*Report{"sample": sample(), "no findings": none, "all sections": full, "workloads": withWorkloads, "workloads, no findings": noFindings, "no workloads": emptyWorkloads} {
 		var want bytes.Buffer
 		if err := encodeWhole(&want, r); err != nil {
 			t.Fatal(err)
@@ -348,6 +354,51 @@ func TestTableNoTerminalEscapes(t *testing.T) {
 		}
 		if color && !strings.Contains(out, "\x1b[") {
 			t.Error("colour lost")
+		}
+	}
+}
+
+// reusing is a FindingStore that hands out each finding in one variable,
+// as a compact store does.
+type reusing []rules.Finding
+
+func (s reusing) Len() int { return len(s) }
+
+func (s reusing) Each(fn func(*rules.Finding) error) error {
+	var f rules.Finding
+	for _, x := range s {
+		f = x
+		if err := fn(&f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestStoredFindings: every format renders a report whose findings are in
+// a store as it renders them in Findings, in full and as a summary.
+func TestStoredFindings(t *testing.T) {
+	for _, format := range Formats {
+		for _, limit := range []int{0, 1, 2} {
+			list := sample()
+			for i := range 3 {
+				f := list.Findings[i%3]
+				f.Line += 10
+				list.Findings = append(list.Findings, f)
+			}
+			stored := sample()
+			stored.Findings, stored.Stored = nil, reusing(list.Findings)
+			var want, got bytes.Buffer
+			w, _ := New(format, Options{Limit: limit})
+			if err := w.Write(&want, list); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Write(&got, stored); err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != want.String() {
+				t.Errorf("%s, limit %d: stored findings render otherwise:\n got: %s\nwant: %s", format, limit, got.String(), want.String())
+			}
 		}
 	}
 }

@@ -38,7 +38,7 @@ func (SARIF) Write(w io.Writer, r *Report) error {
 		return fmt.Errorf("write sarif: %w", err)
 	}
 	var posture, deps []rules.Finding
-	for _, f := range r.Findings {
+	for _, f := range r.AllFindings() {
 		if f.Category == "dependencies" {
 			deps = append(deps, f)
 		} else {
@@ -248,7 +248,7 @@ func WriteSARIFRuns(w io.Writer, targets []SARIFTarget) error {
 		return fmt.Errorf("write sarif: %w", err)
 	}
 	for _, t := range targets {
-		doc.AddRun(buildRun(t.Report, t.Category, t.Report.Rules, t.Report.Findings, true))
+		doc.AddRun(buildRun(t.Report, t.Category, t.Report.Rules, t.Report.AllFindings(), true))
 	}
 	if err := doc.PrettyWrite(w); err != nil {
 		return fmt.Errorf("write sarif: %w", err)

@@ -69,15 +69,14 @@ func (t Table) Write(w io.Writer, r *Report) error {
 			}
 		}
 	}
-	act, sup := active(r.Findings)
-	act, nts := notes(act)
-	fmt.Fprintf(ew, "\nFindings: %d", len(act))
-	if len(sup) > 0 {
-		fmt.Fprintf(ew, " (+%d waived or in baseline)", len(sup))
+	l := listFindings(r, o.Limit)
+	fmt.Fprintf(ew, "\nFindings: %d", l.nAct)
+	if l.nSup > 0 {
+		fmt.Fprintf(ew, " (+%d waived or in baseline)", l.nSup)
 	}
 	fmt.Fprintln(ew)
-	if len(act) > 0 {
-		shown, more := limit(act, o.Limit)
+	if l.nAct > 0 {
+		shown, more := l.act, l.nAct-len(l.act)
 		rows = rows[:0]
 		for _, f := range shown {
 			rows = append(rows, []string{paint(o.Color, f.Severity, strings.ToUpper(f.Severity)), f.Property, f.RuleID, Printable(fmt.Sprintf("%s:%d", f.File, f.Line)), Printable(f.Message)})
@@ -89,9 +88,9 @@ func (t Table) Write(w io.Writer, r *Report) error {
 			fmt.Fprintf(ew, "… and %d more finding(s) in the full report\n", more)
 		}
 	}
-	if len(nts) > 0 {
-		fmt.Fprintf(ew, "\nNotes on workloads that are not the agent's sandbox (%d, no property counts them):\n", len(nts))
-		shown, more := limit(nts, o.Limit)
+	if l.nNts > 0 {
+		fmt.Fprintf(ew, "\nNotes on workloads that are not the agent's sandbox (%d, no property counts them):\n", l.nNts)
+		shown, more := l.nts, l.nNts-len(l.nts)
 		rows = rows[:0]
 		for _, f := range shown {
 			rows = append(rows, []string{f.RuleID, Printable(fmt.Sprintf("%s:%d", f.File, f.Line)), Printable(f.Message)})

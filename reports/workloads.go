@@ -29,6 +29,13 @@ func WorkloadsFrom(ws []model.Workload) []Workload {
 	for _, w := range ws {
 		out = append(out, Workload{ID: w.ID, Name: w.Name, Source: w.Source, File: w.File, Line: w.Line, Role: w.Role, Reason: w.RoleReason, Judged: w.Judged})
 	}
+	SortWorkloads(out)
+	return out
+}
+
+// SortWorkloads orders workloads as WorkloadsFrom does (a stable sort):
+// the lists of several documents, joined, sort as their joined document's.
+func SortWorkloads(out []Workload) {
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Judged != b.Judged {
@@ -39,7 +46,6 @@ func WorkloadsFrom(ws []model.Workload) []Workload {
 		}
 		return a.Line < b.Line
 	})
-	return out
 }
 
 // workloadRows is how many workloads the table and Markdown list; the JSON

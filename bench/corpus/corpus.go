@@ -174,6 +174,28 @@ func Generate(dir string, n int, seed uint64) error {
 		if err := os.WriteFile(p, []byte(t.body(r, i)), 0o644); err != nil {
 			return fmt.Errorf("generate corpus: %w", err)
 		}
+		if i%len(templates) == 0 {
+			if err := gitDir(filepath.Join(dir, repo), repo); err != nil {
+				return fmt.Errorf("generate corpus: %w", err)
+			}
+		}
 	}
 	return nil
+}
+
+// gitDir gives a repository the .git directory a checkout has: its HEAD
+// and a config naming the remote (nothing a rule reports), so a tree of
+// repositories reads as a fleet checked out side by side.
+func gitDir(repo, name string) error {
+	g := filepath.Join(repo, ".git")
+	if err := os.MkdirAll(g, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(g, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+		return err
+	}
+	cfg := "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n" +
+		"[remote \"origin\"]\n\turl = https://github.com/example/" + name + ".git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n" +
+		"[branch \"main\"]\n\tremote = origin\n\tmerge = refs/heads/main\n"
+	return os.WriteFile(filepath.Join(g, "config"), []byte(cfg), 0o644)
 }
