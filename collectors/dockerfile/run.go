@@ -7,6 +7,7 @@ import (
 
 	"github.com/moby/buildkit/frontend/dockerfile/parser"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/shell"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
@@ -45,32 +46,12 @@ func (b *builder) usedArgs(text string) {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		if usesVar(text, "$", name) || usesVar(text, "${", name) {
+		if shell.Mentions(text, name) {
 			ev := model.EnvVar{Name: name, SensitiveName: true, Loc: st.unset[name]}
 			b.img.Env = append(b.img.Env, ev)
 			delete(st.unset, name)
 		}
 	}
-}
-
-// usesVar reports sigil+name ($NAME, ${NAME) not followed by another name
-// character.
-func usesVar(text, sigil, name string) bool {
-	for i := 0; ; {
-		j := strings.Index(text[i:], sigil+name)
-		if j < 0 {
-			return false
-		}
-		end := i + j + len(sigil) + len(name)
-		if end == len(text) || !isNameByte(text[end]) {
-			return true
-		}
-		i = end
-	}
-}
-
-func isNameByte(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // scripts returns the shell text a RUN executes: the shell form, the -c

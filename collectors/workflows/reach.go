@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/shell"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
@@ -186,7 +187,7 @@ func (c *collector) runFacts(run *yaml.Node, env []envSecret, f *stepFacts) {
 	for i, line := range strings.Split(run.Value, "\n") {
 		refs := passedSecretNames(line)
 		for _, e := range env {
-			if mentions(line, e.name) {
+			if shell.Mentions(line, e.name) {
 				refs = append(refs, e.secrets...)
 			}
 		}
@@ -214,24 +215,6 @@ func (c *collector) runFacts(run *yaml.Node, env []envSecret, f *stepFacts) {
 			}
 		}
 	}
-}
-
-// mentions reports $NAME or ${NAME} in a line of shell.
-func mentions(line, name string) bool {
-	for _, ref := range []string{"$" + name, "${" + name} {
-		for i := strings.Index(line, ref); i >= 0; {
-			end := i + len(ref)
-			if end >= len(line) || !isNameChar(line[end]) || ref[1] == '{' {
-				return true
-			}
-			next := strings.Index(line[end:], ref)
-			if next < 0 {
-				break
-			}
-			i = end + next
-		}
-	}
-	return false
 }
 
 func isNameChar(b byte) bool {

@@ -288,23 +288,6 @@ func TestWritesFile(t *testing.T) {
 	}
 }
 
-func TestMentions(t *testing.T) {
-	for _, tt := range []struct {
-		line, name string
-		want       bool
-	}{
-		{`echo "$KEY"`, "KEY", true},
-		{`echo "${KEY}"`, "KEY", true},
-		{`echo "$KEYRING $KEY"`, "KEY", true},
-		{`echo "$KEYRING"`, "KEY", false},
-		{`echo KEY`, "KEY", false},
-	} {
-		if got := mentions(tt.line, tt.name); got != tt.want {
-			t.Errorf("mentions(%q, %q) = %v, want %v", tt.line, tt.name, got, tt.want)
-		}
-	}
-}
-
 // TestAppTokenPermissions: what the minting step asks for decides what the
 // token can do; without permission-* inputs it can do all the app can.
 func TestAppTokenPermissions(t *testing.T) {
