@@ -57,6 +57,11 @@ type Document struct {
 	// ServiceAccounts are Kubernetes ServiceAccount objects: a pod's token
 	// automount falls back to its ServiceAccount, often declared elsewhere.
 	ServiceAccounts []ServiceAccount `json:"service_accounts"`
+	// RBACRoles and RBACBindings are Kubernetes Roles, ClusterRoles and
+	// their bindings to service accounts: Link resolves what each pod's
+	// service account may do (Workload.ServiceAccountGrants).
+	RBACRoles    []RBACRole    `json:"rbac_roles"`
+	RBACBindings []RBACBinding `json:"rbac_bindings"`
 
 	// Skipped lists the Kubernetes objects read but not audited as
 	// workloads, grouped by apiVersion, kind and reason.
@@ -159,10 +164,14 @@ type Workload struct {
 	Ports        []Str    `json:"ports"` // published / forwarded ports
 	// ServiceAccountToken: is a Kubernetes API token mounted (automount
 	// resolved from pod and ServiceAccount; nil when not Kubernetes).
-	ServiceAccountToken *Bool             `json:"service_account_token,omitempty"`
-	ServiceAccount      string            `json:"service_account,omitempty"`
-	Namespace           string            `json:"namespace,omitempty"`
-	Labels              map[string]string `json:"labels,omitempty"`
+	ServiceAccountToken *Bool  `json:"service_account_token,omitempty"`
+	ServiceAccount      string `json:"service_account,omitempty"`
+	// ServiceAccountGrants are the rights the pod's service account holds
+	// through RBAC bindings of the scan on pods, pod exec, workload
+	// controllers and secrets (Kubernetes only).
+	ServiceAccountGrants []Grant           `json:"service_account_grants,omitempty"`
+	Namespace            string            `json:"namespace,omitempty"`
+	Labels               map[string]string `json:"labels,omitempty"`
 	// Annotations are a Kubernetes pod template's annotations.
 	Annotations map[string]string `json:"annotations,omitempty"`
 	Commands    []Command         `json:"commands"`
@@ -462,6 +471,39 @@ type ServiceAccount struct {
 	Name           string `json:"name"`
 	Namespace      string `json:"namespace"`
 	AutomountToken *Bool  `json:"automount_token,omitempty"`
+	Loc
+}
+
+// RBACRole is a Kubernetes Role (Namespace set) or ClusterRole, with the
+// rules that matter to a sandbox: Grants on pods, pods/exec, pods/attach,
+// workload controllers, secrets and "*".
+type RBACRole struct {
+	Kind      string  `json:"kind"`
+	Name      string  `json:"name"`
+	Namespace string  `json:"namespace,omitempty"`
+	Grants    []Grant `json:"grants"`
+	Loc
+}
+
+// RBACBinding is a RoleBinding or ClusterRoleBinding of a role to service
+// accounts (namespace/name).
+type RBACBinding struct {
+	Kind            string   `json:"kind"`
+	Name            string   `json:"name"`
+	Namespace       string   `json:"namespace"`
+	RoleKind        string   `json:"role_kind"`
+	RoleName        string   `json:"role_name"`
+	ServiceAccounts []string `json:"service_accounts"`
+	Loc
+}
+
+// Grant is one verb on one resource that a role allows; Role and Binding
+// are set on a workload's grants (Kind/name of each). Loc is the rule's.
+type Grant struct {
+	Verb     string `json:"verb"`
+	Resource string `json:"resource"`
+	Role     string `json:"role,omitempty"`
+	Binding  string `json:"binding,omitempty"`
 	Loc
 }
 

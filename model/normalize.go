@@ -17,6 +17,8 @@ func (d *Document) Merge(o *Document) {
 	d.Scripts = append(d.Scripts, o.Scripts...)
 	d.RuntimeClasses = append(d.RuntimeClasses, o.RuntimeClasses...)
 	d.ServiceAccounts = append(d.ServiceAccounts, o.ServiceAccounts...)
+	d.RBACRoles = append(d.RBACRoles, o.RBACRoles...)
+	d.RBACBindings = append(d.RBACBindings, o.RBACBindings...)
 	d.Skipped = append(d.Skipped, o.Skipped...)
 	d.SandboxRefs = append(d.SandboxRefs, o.SandboxRefs...)
 	d.Namespaces = append(d.Namespaces, o.Namespaces...)

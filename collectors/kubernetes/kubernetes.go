@@ -1,6 +1,6 @@
 // Package kubernetes reads Kubernetes manifests: workloads (one model.Workload
 // per container, with its pod's settings), NetworkPolicies, RuntimeClasses,
-// ServiceAccounts and Secrets. It is the catch-all YAML collector: a YAML
+// ServiceAccounts, RBAC roles and bindings, and Secrets. It is the catch-all YAML collector: a YAML
 // file without apiVersion and kind is not Kubernetes and adds nothing.
 package kubernetes
 
@@ -220,6 +220,11 @@ func (f *file) object(o object) {
 		return
 	case policyEngineGroups[g]:
 		f.skip(o, reasonPolicyEngine)
+		return
+	case g == rbacGroup && f.rbacObject(o):
+		// Read for what pods' service accounts may do, and still listed:
+		// an RBAC object is not a workload.
+		f.skip(o, reasonNoPodSpec)
 		return
 	case g == "kustomize.config.k8s.io":
 		f.skip(o, reasonKustomize)

@@ -7,7 +7,8 @@ import (
 )
 
 // Link joins facts declared in different files: runtimeClassName to its
-// RuntimeClass, a pod's token automount to its ServiceAccount, agent-sandbox
+// RuntimeClass, a pod's token automount to its ServiceAccount, its service
+// account to the rights RBAC bindings give it (resolveGrants), agent-sandbox
 // claims and warm pools to their SandboxTemplate, and egress policies
 // (NetworkPolicy, Cilium, Calico, agent-sandbox's template policy) to the
 // pods they select. It merges the files' Skipped groups. It is idempotent,
@@ -15,6 +16,7 @@ import (
 // matched against the policies that can select it (policyIndex).
 func (Collector) Link(doc *model.Document) {
 	resolve(doc)
+	resolveGrants(doc)
 	resolveSandboxRefs(doc)
 	groupSkipped(doc)
 	idx := newPolicyIndex(doc)

@@ -4,6 +4,7 @@ package kubernetes
 // with a pod security context, a NetworkPolicy selecting it, a
 // ServiceAccount and RuntimeClass in the same file, and a Job.
 var fuzzSeeds = []string{
+	rbacObjects + "---\n" + rbacPods,
 	`apiVersion: v1
 kind: ServiceAccount
 metadata: {name: agent, namespace: agents}

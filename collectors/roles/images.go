@@ -53,6 +53,10 @@ var agentImages = map[string]string{
 var platformApps = map[string]string{
 	"all-hands-ai/openhands": "OpenHands' app server, a control plane that starts the agent's runtime containers",
 	"openhands/openhands":    "OpenHands' app server, a control plane that starts the agent's runtime containers",
+	// A Kubernetes node in a container runs the pods that a manifest
+	// describes; they are judged by their own specs.
+	"rancher/k3s":  "a Kubernetes node (k3s): the pods it runs are judged by their own specs",
+	"kindest/node": "a Kubernetes node (kind): the pods it runs are judged by their own specs",
 }
 
 // agentWords name an agent CLI in an image's last component.

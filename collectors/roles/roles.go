@@ -12,7 +12,8 @@
 //     compose service a devcontainer runs in, another container of an
 //     agent's pod;
 //  3. an image or command that runs an agent CLI or a sandbox runner;
-//  4. a well-known platform image, a DaemonSet, kube-system;
+//  4. a service account that may create pods or exec into them, a
+//     well-known platform image, a DaemonSet, kube-system;
 //  5. otherwise unknown.
 package roles
 
@@ -245,6 +246,11 @@ func decide(w *model.Workload) (string, string) {
 		if why := agentImage(w.Image.Value); why != "" {
 			return Agent, why
 		}
+	}
+	if why := managesPods(w); why != "" {
+		return Platform, why
+	}
+	if w.Image != nil {
 		if why := platformImage(w.Image.Value); why != "" {
 			return Platform, why
 		}
@@ -447,6 +453,24 @@ func launchesSandboxes(name string) bool {
 		}
 	}
 	return false
+}
+
+// managesPods says why a Kubernetes workload whose service account may
+// create pods, or run commands in them, by a role that names pods, is a
+// control plane: it starts the sandboxes or drives them (a code
+// interpreter's pod manager). A wildcard on every resource says nothing of
+// the kind (an agent given cluster-admin is still the agent); "" when none.
+func managesPods(w *model.Workload) string {
+	for _, g := range w.ServiceAccountGrants {
+		if (g.Resource == "pods" || g.Resource == "pods/exec") && (g.Verb == "create" || g.Verb == "*") {
+			sa := w.ServiceAccount
+			if sa == "" {
+				sa = "default"
+			}
+			return fmt.Sprintf("its service account %s may %s %s (%s): it starts or drives the sandboxes, a control plane", sa, g.Verb, g.Resource, g.Role)
+		}
+	}
+	return ""
 }
 
 // Words of a workload's name, in the order they are weighed: a name that

@@ -83,7 +83,7 @@ func TestAssign(t *testing.T) {
 					w.Env = []model.EnvVar{{Name: "APP_EXECUTOR_IMAGE"}}
 					return w
 				}(),
-				compose("node", "rancher/k3s:v1.29"),
+				compose("node", "example/app:1"),
 			}},
 			want: map[string]got{
 				"compose:c.yml:service": {Platform, false, "it starts the agent's sandboxes (APP_EXECUTOR_IMAGE): a control plane"},
@@ -223,6 +223,36 @@ func TestAssign(t *testing.T) {
 				"compose:c.yml:agent":   {Agent, true, "its image x/codex-runner runs Codex"},
 				"compose:c.yml:dind":    {Unknown, false, "it serves a container API that the agent's service agent reaches on network default"},
 				"compose:c.yml:builder": {Unknown, false, "nothing marks it as the agent's, and agent is"},
+			},
+		},
+		{
+			name: "a pod whose service account may create pods or exec into them is a control plane; a Kubernetes node container is the platform's",
+			doc: model.Document{Workloads: []model.Workload{
+				func() model.Workload {
+					w := k8s("Pod", "default", "interpreter", "svc", "localhost/interpreter:local")
+					w.ServiceAccount = "pods-sa"
+					w.ServiceAccountGrants = []model.Grant{{Verb: "get", Resource: "secrets", Role: "Role/r"}, {Verb: "*", Resource: "pods/exec", Role: "Role/pod-manager"}}
+					return w
+				}(),
+				func() model.Workload {
+					// cluster-admin's wildcard says nothing of the kind
+					w := k8s("Deployment", "default", "worker", "w", "example/worker:1")
+					w.ServiceAccountGrants = []model.Grant{{Verb: "*", Resource: "*", Role: "ClusterRole/cluster-admin"}}
+					return w
+				}(),
+				func() model.Workload {
+					// an agent's image wins over its rights: the agent holding them is its finding
+					w := k8s("Pod", "default", "runner", "r", "example/claude-code:1")
+					w.ServiceAccountGrants = []model.Grant{{Verb: "create", Resource: "pods", Role: "Role/spawn"}}
+					return w
+				}(),
+				compose("k3s", "rancher/k3s:v1.29.7-k3s1"),
+			}},
+			want: map[string]got{
+				"k8s:Pod/default/interpreter/svc": {Platform, false, "its service account pods-sa may * pods/exec (Role/pod-manager): it starts or drives the sandboxes, a control plane"},
+				"k8s:Deployment/default/worker/w": {Unknown, false, "nothing marks it as the agent's, and runner/r is"},
+				"k8s:Pod/default/runner/r":        {Agent, true, "its image example/claude-code runs Claude Code"},
+				"compose:c.yml:k3s":               {Platform, false, "its image rancher/k3s is a Kubernetes node (k3s): the pods it runs are judged by their own specs"},
 			},
 		},
 	}
