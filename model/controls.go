@@ -86,6 +86,18 @@ type SudoRule struct {
 	// Via says where the line comes from: "sudoers" (written by the
 	// Dockerfile), "feature <id>" or "image <ref>".
 	Via string `json:"via"`
+	// RunsArgs is a command of the line, a script with no arguments
+	// fixed, that runs the arguments its caller gives (exec "$@"), at
+	// that line of the script: the grant runs any command. Set by the
+	// firewall collector's Link.
+	RunsArgs *ArgsRun `json:"runs_args,omitempty"`
+	Loc
+}
+
+// ArgsRun is a sudoers command that runs its caller's arguments, and
+// where its script does so.
+type ArgsRun struct {
+	Command string `json:"command"`
 	Loc
 }
 
@@ -143,6 +155,9 @@ type Script struct {
 	// paths); SudoRuns those it runs through sudo or doas.
 	Runs     []string `json:"runs"`
 	SudoRuns []string `json:"sudo_runs"`
+	// ArgsLine is the line where it runs its own arguments as a command
+	// (exec "$@"); 0 when it does not.
+	ArgsLine int `json:"args_line,omitempty"`
 }
 
 // NotAmongRead is EgressScript.NotRead for a firewall script that is not

@@ -80,8 +80,8 @@ func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.
 	if fw := Analyze(p, calls); fw != nil {
 		doc.Firewalls = append(doc.Firewalls, *fw)
 	}
-	if runs, sudo := shell.ScriptsOf(calls); len(runs) > 0 {
-		doc.Scripts = append(doc.Scripts, model.Script{Loc: model.Loc{File: p, Line: 1}, Runs: runs, SudoRuns: sudo})
+	if runs, sudo := shell.ScriptsOf(calls); len(runs) > 0 || shell.RunsArgs(calls) > 0 {
+		doc.Scripts = append(doc.Scripts, model.Script{Loc: model.Loc{File: p, Line: 1}, Runs: runs, SudoRuns: sudo, ArgsLine: shell.RunsArgs(calls)})
 	}
 	doc.Agents = append(doc.Agents, scriptAgents(p, calls)...)
 	return nil

@@ -46,6 +46,27 @@ func (Collector) Link(doc *model.Document) {
 		if eg := egressFor(w, b, img, &index{scripts, calls, read}); eg != nil {
 			w.Egress = eg
 		}
+		argsScripts(w, b, img, calls)
+	}
+}
+
+// argsScripts marks the sudoers grants of w for a script, with no
+// arguments fixed, that runs the arguments it is given (exec "$@" at the
+// end of an entrypoint): they run any command as the grant's user.
+func argsScripts(w *model.Workload, b *model.Build, img *model.Image, calls map[string]model.Script) {
+	for i := range w.Sudo {
+		g := &w.Sudo[i]
+		for _, c := range g.Commands {
+			c = strings.TrimSpace(c)
+			if !strings.HasPrefix(c, "/") || strings.ContainsAny(c, " \t") {
+				continue // not a path, or its arguments are fixed
+			}
+			for _, f := range candidates(c, "", b, img) {
+				if s, ok := calls[f]; ok && s.ArgsLine > 0 {
+					g.RunsArgs = &model.ArgsRun{Command: c, Loc: model.Loc{File: f, Line: s.ArgsLine}}
+				}
+			}
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -222,5 +223,55 @@ func TestDevcontainerKeepsEntrypoint(t *testing.T) {
 	delete(unread, ".devcontainer/entrypoint.sh")
 	if eg := egress(unread); eg == nil || eg.Restricted || eg.Script == nil || eg.Script.NotRead != model.NotAmongRead || eg.Script.Holds != ".devcontainer/init-firewall.sh" {
 		t.Errorf("entrypoint not read: egress = %+v, want a script not among the files read", eg)
+	}
+}
+
+// TestSudoToArgsScript: a passwordless sudoers grant for a copied script
+// that ends in exec "$@" runs whatever command its caller names; the same
+// grant with its arguments fixed, or for a script that runs only its own
+// commands, is not marked.
+func TestSudoToArgsScript(t *testing.T) {
+	const dockerfile = "FROM debian:12\nRUN apt-get install -y sudo\n" +
+		"COPY entry.sh /usr/local/bin/entry.sh\nCOPY init-firewall.sh /usr/local/bin/init-firewall.sh\n" +
+		"RUN echo \"node ALL=(root) NOPASSWD: /usr/local/bin/init-firewall.sh, /usr/local/bin/entry.sh\" > /etc/sudoers.d/node\nUSER node\n"
+	// grants maps each command of the grants to where it runs its
+	// caller's arguments, nil when it does not.
+	grants := func(files map[string]string) map[string]*model.Loc {
+		t.Helper()
+		out := map[string]*model.Loc{}
+		for _, w := range scan(t, write(t, files)).Workloads {
+			for _, g := range w.Sudo {
+				for _, c := range g.Commands {
+					out[c] = nil
+					if g.RunsArgs != nil && g.RunsArgs.Command == c {
+						out[c] = &g.RunsArgs.Loc
+					}
+				}
+			}
+		}
+		return out
+	}
+	files := map[string]string{
+		".devcontainer/devcontainer.json": `{"build": {"dockerfile": "Dockerfile"}}`,
+		".devcontainer/Dockerfile":        dockerfile,
+		".devcontainer/init-firewall.sh":  script,
+		".devcontainer/entry.sh":          "#!/bin/bash\nset -e\necho starting\nexec \"$@\"\n",
+	}
+	got := grants(files)
+	if l := got["/usr/local/bin/entry.sh"]; l == nil || *l != (model.Loc{File: ".devcontainer/entry.sh", Line: 4}) {
+		t.Errorf("entry.sh grant: RunsArgs = %+v, want .devcontainer/entry.sh:4", l)
+	}
+	if l, ok := got["/usr/local/bin/init-firewall.sh"]; !ok || l != nil {
+		t.Errorf("init-firewall.sh grant: RunsArgs = %+v (present %v), want none", l, ok)
+	}
+	own := maps.Clone(files)
+	own[".devcontainer/entry.sh"] = "#!/bin/bash\nexec sleep infinity\n"
+	if l := grants(own)["/usr/local/bin/entry.sh"]; l != nil {
+		t.Errorf("script that runs its own command: RunsArgs = %+v, want none", l)
+	}
+	fixed := maps.Clone(files)
+	fixed[".devcontainer/Dockerfile"] = strings.Replace(dockerfile, "/usr/local/bin/entry.sh\\\"", "/usr/local/bin/entry.sh start\\\"", 1)
+	if l := grants(fixed)["/usr/local/bin/entry.sh start"]; l != nil {
+		t.Errorf("grant with its arguments fixed: RunsArgs = %+v, want none", l)
 	}
 }

@@ -91,6 +91,12 @@ else := sprintf("%s, which runs anything as root", [min(cs)]) if {
 	count(cs) > 0
 }
 
+else := sprintf("%s, which runs the command it is given (%s:%d)", [g.runs_args.command, g.runs_args.file, g.runs_args.line]) if {
+	passwordless(g)
+	runs_as_root(g)
+	object.get(g, "runs_args", null) != null
+}
+
 else := sprintf("%s, a file the agent can write", [min(cs)]) if {
 	passwordless(g)
 	runs_as_root(g)

@@ -126,3 +126,13 @@ test_filter_commands_that_run_programs if {
 	count(sudo_root_equivalent.deny) == 1 with input as {"workloads": [dev({"sudo": [grant("vscode", ["/sbin/ip"], true, "sudoers")]})]}
 	count(sudo_root_equivalent.deny) == 0 with input as {"workloads": [dev({"sudo": [grant("vscode", ["/usr/sbin/ipset"], true, "sudoers")]})]}
 }
+
+# A script that ends in exec "$@", allowed with no arguments fixed, runs
+# whatever its caller names as root.
+test_script_running_its_arguments_fires if {
+	g := object.union(grant("vscode", ["/usr/local/bin/init-firewall.sh", "/usr/local/bin/entry.sh"], true, "sudoers"), {"runs_args": {"command": "/usr/local/bin/entry.sh", "file": ".devcontainer/entry.sh", "line": 9}})
+	fs := sudo_root_equivalent.deny with input as {"workloads": [dev({"sudo": [g]})]}
+	count(fs) == 1
+	some f in fs
+	contains(f.message, "for /usr/local/bin/entry.sh, which runs the command it is given (.devcontainer/entry.sh:9)")
+}

@@ -103,3 +103,24 @@ func inSystemDir(p string) bool {
 	}
 	return false
 }
+
+// RunsArgs is the line of the first command that runs the script's own
+// arguments as a command (exec "$@", "$@", eval "$*"), 0 when none: such a
+// script runs whatever its caller names, so a sudoers grant for it, with
+// no arguments fixed, is a grant for every command.
+func RunsArgs(calls []Call) int {
+	own := func(a Arg) bool {
+		return !a.Known && (a.Text == "$@" || a.Text == "$*")
+	}
+	for _, c := range calls {
+		args, _ := Unwrap(c.Args)
+		switch {
+		case len(args) == 0:
+		case own(args[0]):
+			return c.Line
+		case args[0].Known && args[0].Text == "eval" && len(args) > 1 && own(args[1]):
+			return c.Line
+		}
+	}
+	return 0
+}

@@ -542,6 +542,9 @@ func (w *walker) param(p *syntax.ParamExp) (words []string, known, multi bool) {
 		return asWritten, false, false
 	}
 	switch {
+	case (name == "@" || name == "*") && w.inline == 0 && len(w.args) == 0:
+		// The script's own arguments: whoever runs it gives them.
+		return asWritten, false, name == "@"
 	case name == "@" || name == "*":
 		for _, a := range w.args {
 			words = append(words, a.Text)
