@@ -27,11 +27,13 @@ func (*Collector) Name() string { return "claude" }
 
 // Match accepts .claude/settings.json, .claude/settings.local.json,
 // managed-settings.json anywhere (/etc/claude-code, macOS and Windows
-// policy folders) and claude/settings.json in a home (~/.config/claude).
+// policy folders), a repository's copy of it under a name that says so
+// (claude-managed-settings.json, installed by a devcontainer or image),
+// and claude/settings.json in a home (~/.config/claude).
 func (*Collector) Match(p string) bool {
 	base, dir := path.Base(p), path.Base(path.Dir(p))
 	switch {
-	case base == "managed-settings.json":
+	case managedName(base):
 		return true
 	case dir == ".claude":
 		return base == "settings.json" || base == "settings.local.json"
@@ -44,7 +46,7 @@ func (*Collector) Match(p string) bool {
 // scope says whose settings a file holds, which decides who can change it.
 func scope(p string) string {
 	switch {
-	case path.Base(p) == "managed-settings.json":
+	case managedName(path.Base(p)):
 		return "managed"
 	case path.Base(p) == "settings.local.json":
 		return "local"
@@ -52,6 +54,17 @@ func scope(p string) string {
 		return "user"
 	}
 	return "project"
+}
+
+// managedName: managed-settings.json, or a name ending so that names
+// Claude (claude-managed-settings.json, claude-code.managed-settings.json).
+func managedName(base string) bool {
+	b := strings.ToLower(base)
+	if b == "managed-settings.json" {
+		return true
+	}
+	pre, ok := strings.CutSuffix(b, "managed-settings.json")
+	return ok && strings.Contains(pre, "claude") && strings.ContainsAny(pre[len(pre)-1:], "-_.")
 }
 
 // Collect implements collectors.Collector. Facts are added even when a key

@@ -32,6 +32,9 @@ func (*Collector) Name() string { return "codex" }
 // Match accepts config.toml in a .codex or codex directory: the project's
 // .codex/config.toml, ~/.codex/config.toml and /etc/codex/config.toml.
 func (*Collector) Match(p string) bool {
+	if managedName(path.Base(p)) {
+		return true
+	}
 	if path.Base(p) != "config.toml" {
 		return false
 	}
@@ -68,10 +71,26 @@ func (*Collector) Collect(ctx context.Context, p string, data []byte, doc *model
 	return mcp.EntryErrors(c.mcpServers(doc))
 }
 
+// managedName: Codex's managed_config.toml, or a repository's copy of
+// it under a name that says so (codex-managed-config.toml, installed into
+// /etc/codex by a devcontainer or image).
+func managedName(base string) bool {
+	b := strings.ToLower(base)
+	if b == "managed_config.toml" {
+		return true
+	}
+	for _, suffix := range []string{"managed_config.toml", "managed-config.toml"} {
+		if pre, ok := strings.CutSuffix(b, suffix); ok && strings.Contains(pre, "codex") && strings.ContainsAny(pre[len(pre)-1:], "-_.") {
+			return true
+		}
+	}
+	return false
+}
+
 // scope tells whose settings these are from where the file lies.
 func scope(p string) string {
 	switch {
-	case strings.HasPrefix(p, "etc/") || strings.Contains(p, "/etc/codex/"):
+	case strings.HasPrefix(p, "etc/") || strings.Contains(p, "/etc/codex/") || managedName(path.Base(p)):
 		return "managed"
 	case homedir.In(p):
 		return "user"
