@@ -38,6 +38,13 @@ type Options struct {
 	Timeout time.Duration
 }
 
+func (opt Options) timeout() time.Duration {
+	if opt.Timeout <= 0 {
+		return 10 * time.Second
+	}
+	return opt.Timeout
+}
+
 // DefaultSocket is where the engine listens unless DOCKER_HOST says.
 const DefaultSocket = "unix:///var/run/docker.sock"
 
@@ -47,11 +54,7 @@ var ErrEngine = errors.New("docker engine")
 // Collect reads the containers into workloads and the literal credentials
 // their environments hold.
 func Collect(ctx context.Context, opt Options) ([]model.Workload, []model.Credential, error) {
-	timeout := opt.Timeout
-	if timeout <= 0 {
-		timeout = 10 * time.Second
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := context.WithTimeout(ctx, opt.timeout())
 	defer cancel()
 	c, err := newClient(opt.Host)
 	if err != nil {
@@ -59,17 +62,12 @@ func Collect(ctx context.Context, opt Options) ([]model.Workload, []model.Creden
 	}
 	ids := opt.Names
 	if len(ids) == 0 {
-		q := url.Values{}
-		if len(opt.Labels) > 0 {
-			f, _ := json.Marshal(map[string][]string{"label": opt.Labels})
-			q.Set("filters", string(f))
-		}
-		var list []struct{ Id string }
-		if err := c.get(ctx, "/containers/json?"+q.Encode(), &list); err != nil {
+		list, err := c.list(ctx, opt.Labels)
+		if err != nil {
 			return nil, nil, err
 		}
 		for _, e := range list {
-			ids = append(ids, e.Id)
+			ids = append(ids, e.ID)
 		}
 	}
 	var (
@@ -90,6 +88,55 @@ func Collect(ctx context.Context, opt Options) ([]model.Workload, []model.Creden
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, creds, nil
+}
+
+// Container is a running container as the engine lists it.
+type Container struct {
+	ID   string
+	Name string // without the engine's leading "/"; the id when it has none
+}
+
+// List names the running containers that have every one of opt.Labels
+// (all running containers when none), sorted by name: one GET of the
+// engine's container list, which filters by label itself.
+func List(ctx context.Context, opt Options) ([]Container, error) {
+	ctx, cancel := context.WithTimeout(ctx, opt.timeout())
+	defer cancel()
+	c, err := newClient(opt.Host)
+	if err != nil {
+		return nil, err
+	}
+	return c.list(ctx, opt.Labels)
+}
+
+func (c *client) list(ctx context.Context, labels []string) ([]Container, error) {
+	q := url.Values{}
+	if len(labels) > 0 {
+		f, _ := json.Marshal(map[string][]string{"label": labels})
+		q.Set("filters", string(f))
+	}
+	var list []struct {
+		ID    string `json:"Id"`
+		Names []string
+	}
+	if err := c.get(ctx, "/containers/json?"+q.Encode(), &list); err != nil {
+		return nil, err
+	}
+	out := make([]Container, 0, len(list))
+	for _, e := range list {
+		// Names also holds the names other containers' legacy links
+		// give it ("/web/db"): its own has no inner "/".
+		name := e.ID
+		for _, n := range e.Names {
+			if n = strings.TrimPrefix(n, "/"); n != "" && !strings.Contains(n, "/") {
+				name = n
+				break
+			}
+		}
+		out = append(out, Container{ID: e.ID, Name: name})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
 }
 
 func hasLabels(have map[string]string, want []string) bool {

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -57,10 +58,10 @@ func engine(t *testing.T) (host string, requests *[]string) {
 				return
 			}
 			if len(f["label"]) > 0 {
-				w.Write([]byte(`[{"Id":"abc123"}]`))
+				w.Write([]byte(`[{"Id":"abc123","Names":["/web/agent","/agent"]}]`))
 				return
 			}
-			w.Write([]byte(`[{"Id":"abc123"},{"Id":"def456"}]`))
+			w.Write([]byte(`[{"Id":"def456","Names":["/hardened"]},{"Id":"abc123","Names":["/web/agent","/agent"]}]`))
 		case r.URL.Path == "/containers/abc123/json" || r.URL.Path == "/containers/agent/json":
 			w.Write([]byte(agentInspect))
 		case r.URL.Path == "/containers/def456/json":
@@ -155,6 +156,39 @@ func TestCollectSelect(t *testing.T) {
 	_, _, err = Collect(context.Background(), Options{Host: host, Names: []string{"gone"}})
 	if !errors.Is(err, ErrEngine) || !strings.Contains(err.Error(), "404") || !strings.Contains(err.Error(), "No such container") {
 		t.Errorf("missing container: %v", err)
+	}
+}
+
+// TestList: the engine filters by label (the request says which), each
+// container is named by its own name, not a name a link gives it, and the
+// list is sorted by name.
+func TestList(t *testing.T) {
+	host, reqs := engine(t)
+	for _, tt := range []struct {
+		labels []string
+		want   []Container
+	}{
+		{nil, []Container{{ID: "abc123", Name: "agent"}, {ID: "def456", Name: "hardened"}}},
+		{[]string{"role=agent"}, []Container{{ID: "abc123", Name: "agent"}}},
+		{[]string{"role=db"}, []Container{}},
+	} {
+		*reqs = nil
+		got, err := List(context.Background(), Options{Host: host, Labels: tt.labels})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("labels %v (-want +got):\n%s", tt.labels, diff)
+		}
+		if len(*reqs) != 1 || !strings.HasPrefix((*reqs)[0], "GET /containers/json?") {
+			t.Errorf("labels %v: requests %q, want one GET of the list", tt.labels, *reqs)
+		}
+		if len(tt.labels) > 0 && !strings.Contains((*reqs)[0], url.QueryEscape(`{"label":["`+tt.labels[0]+`"]}`)) {
+			t.Errorf("labels %v: the engine was not asked to filter: %s", tt.labels, (*reqs)[0])
+		}
+	}
+	if _, err := List(context.Background(), Options{Host: "unix://" + filepath.Join(t.TempDir(), "none.sock")}); !errors.Is(err, ErrEngine) {
+		t.Errorf("unreachable engine: %v, want ErrEngine", err)
 	}
 }
 

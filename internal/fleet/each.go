@@ -71,8 +71,8 @@ feed:
 // Audit audits targets as Scan does (one engine, a bounded pool, each
 // target's time limit, one HTTP client for the github: ones) and stores
 // nothing: each result goes to done as its target finishes, in no order
-// (done may be called from several goroutines at once). An organisation
-// is listed first. It returns once every target started is done; a target
+// (done may be called from several goroutines at once). An organisation,
+// and a docker_label entry's containers, are listed first. It returns once every target started is done; a target
 // not started because ctx ended is not given to done.
 func Audit(ctx context.Context, targets []Target, opt Options, done func(t Target, rep *reports.Report, err error)) error {
 	if opt.Now == nil {
@@ -85,6 +85,7 @@ func Audit(ctx context.Context, targets []Target, opt Options, done func(t Targe
 	if targets, err = ResolveGitHub(ctx, targets, opt.GitHub); err != nil {
 		return err
 	}
+	targets = ResolveDocker(ctx, targets, opt.DockerHost)
 	opt = opt.withClient()
 	each(ctx, targets, opt.Concurrency, func(t Target) {
 		rep, _, err := auditOne(ctx, eng, t, opt)

@@ -45,15 +45,27 @@ func TestParseInventory(t *testing.T) {
 		{"", "empty"},
 		{"version: 2\ntargets:\n  - path: a\n", "version must be 1"},
 		{"version: 1\n", "no targets"},
-		{"version: 1\ntargets:\n  - name: x\n", "line 3: target 1 has no path"},
+		{"version: 1\ntargets:\n  - name: x\n", "line 3: target 1 has no path (nor git, docker, docker_label or github)"},
 		{"version: 1\ntargets:\n  - path: a\n    polcy: p.yaml\n", `unknown key "polcy"`},
 		{"version: 1\ntargets:\n  - path: '[a'\n", "line 3: path is not a valid glob"},
 		{"version: 1\ntargets:\n  - path: a\n---\nversion: 1\n", "a second YAML document"},
 		{"version: 1\ntargets: ghp_0123456789abcdefghijklmnopqrstuvwxyz\n", "line 2"},
 		{"version: 1\ntargets:\n  - docker: agent-7\n  - docker: 3f2a9c\n", ""},
 		{"version: 1\ntargets:\n  - docker: 'a b'\n", "line 3: docker is not a container name"},
-		{"version: 1\ntargets:\n  - docker: x\n    path: y\n", "more than one of path, git, docker and github"},
-		{"version: 1\ntargets:\n  - git: https://example.com/r.git\n    path: y\n", "more than one of path, git, docker and github"},
+		{"version: 1\ntargets:\n  - docker: x\n    path: y\n", "more than one of path, git, docker, docker_label and github"},
+		{"version: 1\ntargets:\n  - git: https://example.com/r.git\n    path: y\n", "more than one of path, git, docker, docker_label and github"},
+		{"version: 1\ntargets:\n  - docker_label: sandbox-audit.role=agent\n  - docker_label: sandbox\n  - docker_label: 'team=a b'\n", ""},
+		{"version: 1\ntargets:\n  - docker_label: role=\n    policy: p.yaml\n", ""},
+		{"version: 1\ntargets:\n  - docker_label: role=agent\n    docker: agent-7\n", "line 3: target 1 has more than one of path, git, docker, docker_label and github"},
+		{"version: 1\ntargets:\n  - docker_label: role=agent\n    github: my-org\n", "more than one of"},
+		{"version: 1\ntargets:\n  - docker_label: role=agent\n    path: y\n", "more than one of"},
+		{"version: 1\ntargets:\n  - docker_label: '=agent'\n", "line 3: docker_label is not KEY or KEY=VALUE"},
+		{"version: 1\ntargets:\n  - docker_label: 'my role=agent'\n", "docker_label is not KEY or KEY=VALUE"},
+		{"version: 1\ntargets:\n  - docker_label: \"role=a\\nb\"\n", "docker_label is not KEY or KEY=VALUE"},
+		{"version: 1\ntargets:\n  - docker_label: role=agent\n    name: agents\n", "line 3: name given to a docker_label entry"},
+		{"version: 1\ntargets:\n  - docker_label: role=agent\n    ref: main\n", "ref is for a git target"},
+		{"version: 1\ntargets:\n  - docker_label: role=agent\n    forks: true\n", "forks and archived are for a github organisation"},
+		{"version: 1\ntargets:\n  - docker-label: role=agent\n", `unknown key "docker-label"`},
 		{"version: 1\ntargets:\n  - path: y\n    ref: main\n", "ref is for a git target"},
 		{"version: 1\ntargets:\n  - github: my-org\n    forks: true\n  - github: my-org/repo\n", ""},
 		{"version: 1\ntargets:\n  - github: my-org/repo/x\n", "github is not ORG or ORG/REPO"},
@@ -95,9 +107,20 @@ func TestExpand(t *testing.T) {
 	if err != nil || len(ts) != 2 || ts[0].ID != "ci" || ts[1].ID != "docker://agent-7" || ts[1].Docker != "agent-7" {
 		t.Errorf("docker targets %+v, %v", ts, err)
 	}
-	dup := &Inventory{Dir: root, Targets: []TargetDef{{Path: "repos/a"}, {Path: "repos/*"}}}
-	if _, err := dup.Expand(); err == nil || !strings.Contains(err.Error(), "listed twice") {
-		t.Errorf("a target listed twice: %v", err)
+	// A docker_label entry is listed when the run starts (ResolveDocker):
+	// until then it is one target, named after its label.
+	ts, err = (&Inventory{Dir: root, Targets: []TargetDef{{DockerLabel: "sandbox-audit.role=agent", Policy: "p.yaml"}}}).Expand()
+	if err != nil || len(ts) != 1 || ts[0].ID != "docker_label:sandbox-audit.role=agent" || ts[0].Docker != "" ||
+		ts[0].dockerLabel != "sandbox-audit.role=agent" || ts[0].Policy != filepath.Join(root, "p.yaml") {
+		t.Errorf("docker_label target %+v, %v", ts, err)
+	}
+	for _, dup := range []*Inventory{
+		{Dir: root, Targets: []TargetDef{{Path: "repos/a"}, {Path: "repos/*"}}},
+		{Dir: root, Targets: []TargetDef{{DockerLabel: "role=agent"}, {DockerLabel: "role=agent", Policy: "p.yaml"}}},
+	} {
+		if _, err := dup.Expand(); err == nil || !strings.Contains(err.Error(), "listed twice") {
+			t.Errorf("a target listed twice: %v", err)
+		}
 	}
 }
 
@@ -106,10 +129,24 @@ func FuzzParseInventory(f *testing.F) {
 	f.Add([]byte("version: 1\ntargets:\n  - name: x\n    path: '[\n"))
 	f.Add([]byte("{version: 1, targets: [{path: a}, {path: b, name: c}]}\n---\n"))
 	f.Add([]byte("version: 1\ntargets:\n  - git: git@example.com:o/r.git\n    ref: v1\n  - git: 'ext::sh'\n"))
+	f.Add([]byte("version: 1\ntargets:\n  - docker_label: sandbox-audit.role=agent\n    policy: p.yaml\n  - docker: agent-7\n    docker_label: x\n"))
+	f.Add([]byte("version: 1\ntargets:\n  - {docker_label: 'a=b=c'}\n  - {docker_label: \"\\tk\"}\n  - {docker_label: '=v', name: n}\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		inv, err := ParseInventory("f.yaml", b)
-		if err == nil && (inv.Version != 1 || len(inv.Targets) == 0) {
+		if err != nil {
+			return
+		}
+		if inv.Version != 1 || len(inv.Targets) == 0 {
 			t.Fatalf("accepted %+v", inv)
+		}
+		for _, d := range inv.Targets {
+			// exactly one kind, and a label the engine's filter can take
+			if n := btoi(d.Path != "") + btoi(d.Git != "") + btoi(d.Docker != "") + btoi(d.DockerLabel != "") + btoi(d.GitHub != ""); n != 1 {
+				t.Fatalf("accepted a target of %d kinds: %+v", n, d)
+			}
+			if d.DockerLabel != "" && (d.Name != "" || strings.HasPrefix(d.DockerLabel, "=") || strings.ContainsAny(d.DockerLabel, "\n\r\t\x00")) {
+				t.Fatalf("accepted docker_label %q (name %q)", d.DockerLabel, d.Name)
+			}
 		}
 	})
 }

@@ -14,10 +14,13 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/docker"
 	"github.com/sandbox-audit/sandbox-audit/collectors/github"
 	"github.com/sandbox-audit/sandbox-audit/policies"
 )
@@ -39,6 +42,7 @@ const maxInventorySize = 4 << 20
 //	  - git: https://github.com/org/agent-infra.git   # fetched, shallow, into the git cache
 //	    ref: main                                      # branch, tag or commit; default the remote's HEAD
 //	  - docker: agent-7                                # a container, read through the Docker Engine API
+//	  - docker_label: sandbox-audit.role=agent          # every running container with this label (KEY or KEY=VALUE), each its own target
 //	  - github: my-org                                 # every repository, through GitHub's API (forks: true, archived: true to include those)
 type Inventory struct {
 	Version int         `yaml:"version"`
@@ -54,6 +58,10 @@ type TargetDef struct {
 	Git    string `yaml:"git"`
 	Ref    string `yaml:"ref"`
 	Docker string `yaml:"docker"`
+	// DockerLabel selects running containers by label, KEY or KEY=VALUE:
+	// the Engine API lists them when the run starts, and each is a target
+	// of its own, docker://NAME.
+	DockerLabel string `yaml:"docker_label"`
 	// GitHub is ORG (every repository of the organisation) or ORG/REPO,
 	// read through GitHub's API; Forks and Archived include those.
 	GitHub   string `yaml:"github"`
@@ -72,8 +80,14 @@ type Target struct {
 	Path string // on disk ("" for a git target until it is fetched)
 	Git  *GitSource
 	// Docker names a container read through the Docker Engine API
-	// (DOCKER_HOST or the default socket).
+	// (Options.DockerHost, else DOCKER_HOST or the default socket).
 	Docker string
+	// dockerLabel is the docker_label entry's label: of a container its
+	// listing gave, or (Docker "") of the entry still to list.
+	dockerLabel string
+	// err is why the target cannot be audited (a docker_label entry
+	// that listed no container): it is stored as the target's error.
+	err error
 	// GitHub is a repository read through GitHub's API (its settings and
 	// configuration files); githubOrg an organisation still to list.
 	GitHub    *github.RepoInfo
@@ -127,8 +141,8 @@ func ParseInventory(name string, b []byte) (*Inventory, error) {
 		return nil, fmt.Errorf("%w %s: no targets", ErrInventory, name)
 	}
 	for i, t := range inv.Targets {
-		if n := btoi(t.Path != "") + btoi(t.Git != "") + btoi(t.Docker != "") + btoi(t.GitHub != ""); n > 1 {
-			return nil, fmt.Errorf("%w %s: line %d: target %d has more than one of path, git, docker and github; give one", ErrInventory, name, t.Line, i+1)
+		if n := btoi(t.Path != "") + btoi(t.Git != "") + btoi(t.Docker != "") + btoi(t.DockerLabel != "") + btoi(t.GitHub != ""); n > 1 {
+			return nil, fmt.Errorf("%w %s: line %d: target %d has more than one of path, git, docker, docker_label and github; give one", ErrInventory, name, t.Line, i+1)
 		}
 		if t.Ref != "" && t.Git == "" {
 			return nil, fmt.Errorf("%w %s: line %d: ref is for a git target", ErrInventory, name, t.Line)
@@ -145,6 +159,15 @@ func ParseInventory(name string, b []byte) (*Inventory, error) {
 			}
 			continue
 		}
+		if t.DockerLabel != "" {
+			if !validLabel(t.DockerLabel) {
+				return nil, fmt.Errorf("%w %s: line %d: docker_label is not KEY or KEY=VALUE", ErrInventory, name, t.Line)
+			}
+			if t.Name != "" {
+				return nil, fmt.Errorf("%w %s: line %d: name given to a docker_label entry (each container it lists is docker://NAME)", ErrInventory, name, t.Line)
+			}
+			continue
+		}
 		if t.Docker != "" {
 			if !containerName.MatchString(t.Docker) {
 				return nil, fmt.Errorf("%w %s: line %d: docker is not a container name or id", ErrInventory, name, t.Line)
@@ -158,7 +181,7 @@ func ParseInventory(name string, b []byte) (*Inventory, error) {
 			continue
 		}
 		if t.Path == "" {
-			return nil, fmt.Errorf("%w %s: line %d: target %d has no path (nor git, docker or github)", ErrInventory, name, t.Line, i+1)
+			return nil, fmt.Errorf("%w %s: line %d: target %d has no path (nor git, docker, docker_label or github)", ErrInventory, name, t.Line, i+1)
 		}
 		if _, err := filepath.Match(t.Path, ""); err != nil {
 			return nil, fmt.Errorf("%w %s: line %d: path is not a valid glob", ErrInventory, name, t.Line)
@@ -205,8 +228,79 @@ func ResolveGitHub(ctx context.Context, ts []Target, opt github.Options) ([]Targ
 	return out, nil
 }
 
+// ResolveDocker replaces each docker_label entry with one target per
+// running container the engine at host ("" : DOCKER_HOST, else the default
+// socket) lists with that label: docker://NAME, under the entry's policy. A
+// container also listed on its own (by name, or by an id of 12 digits or
+// more) keeps that entry. An entry the engine could not list, or that
+// matched no container, stays a target of its own, docker_label:LABEL,
+// that fails with why: a fleet whose sandboxes went unread must not read
+// as one in good shape, and the other targets are audited all the same.
+func ResolveDocker(ctx context.Context, ts []Target, host string) []Target {
+	seen := map[string]bool{}
+	var named []string
+	for _, t := range ts {
+		if t.dockerLabel == "" || t.Docker != "" {
+			seen[t.ID] = true
+			if t.Docker != "" {
+				named = append(named, t.Docker)
+			}
+		}
+	}
+	listedAlone := func(c docker.Container) bool {
+		for _, n := range named {
+			if n == c.Name || len(n) >= 12 && strings.HasPrefix(c.ID, n) {
+				return true
+			}
+		}
+		return false
+	}
+	var out []Target
+	for _, t := range ts {
+		if t.dockerLabel == "" || t.Docker != "" {
+			out = append(out, t)
+			continue
+		}
+		cs, err := docker.List(ctx, docker.Options{Host: host, Labels: []string{t.dockerLabel}})
+		switch {
+		case err != nil:
+			t.err = fmt.Errorf("list running containers with label %s: %w", t.dockerLabel, err)
+		case len(cs) == 0:
+			t.err = fmt.Errorf("%w: no running container has label %s", ErrNoContainers, t.dockerLabel)
+		}
+		if t.err != nil {
+			out = append(out, t)
+			continue
+		}
+		for _, c := range cs {
+			id := "docker://" + c.Name
+			if seen[id] || listedAlone(c) {
+				continue
+			}
+			seen[id] = true
+			out = append(out, Target{ID: id, Docker: c.Name, Policy: t.Policy, dockerLabel: t.dockerLabel})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// ErrNoContainers marks a docker_label entry that matched no running
+// container.
+var ErrNoContainers = errors.New("docker_label")
+
 // containerName is a Docker container name or id.
 var containerName = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
+
+// validLabel: s is KEY or KEY=VALUE, as the Engine's label filter takes
+// it: a key without spaces, and nothing unprintable in either.
+func validLabel(s string) bool {
+	key, _, _ := strings.Cut(s, "=")
+	if key == "" || strings.IndexFunc(key, unicode.IsSpace) >= 0 || !utf8.ValidString(s) {
+		return false
+	}
+	return strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) < 0
+}
 
 func btoi(b bool) int {
 	if b {
@@ -247,6 +341,14 @@ func (inv *Inventory) Expand() ([]Target, error) {
 				t.githubOrg, t.ID = &def, "github:"+d.GitHub
 			}
 			if err := add(d.Line, t); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if d.DockerLabel != "" {
+			// Listed when the run starts (ResolveDocker): the containers
+			// running then are the ones audited.
+			if err := add(d.Line, Target{ID: "docker_label:" + d.DockerLabel, dockerLabel: d.DockerLabel, Policy: policy}); err != nil {
 				return nil, err
 			}
 			continue

@@ -28,8 +28,11 @@ type Options struct {
 	// one shared by every target, holding at most GitHubInFlight requests.
 	GitHub         github.Options
 	GitHubInFlight int
-	Version        string
-	Now            func() time.Time
+	// DockerHost is the Docker Engine that docker: and docker_label:
+	// targets are read from ("" : DOCKER_HOST, else the default socket).
+	DockerHost string
+	Version    string
+	Now        func() time.Time
 	// Run says which run to write: a new one, a named one this process
 	// joins (the shards of one run, a rerun), or the newest incomplete one.
 	Run RunSpec
@@ -82,8 +85,9 @@ func InShard(id string, i, n int) bool {
 
 // Scan audits every target with one engine, compiled once, on a bounded
 // pool of workers, and stores each result as it finishes. A target that
-// fails (unreadable policy file, a rule error, its time limit) is stored
-// with its error and the run goes on. When ctx is cancelled (Ctrl-C,
+// fails (unreadable policy file, a rule error, its time limit, a
+// docker_label entry that listed no container) is stored with its error
+// and the run goes on. When ctx is cancelled (Ctrl-C,
 // SIGTERM) no new target starts, the targets being audited are abandoned
 // unstored, and the run is marked incomplete.
 func Scan(ctx context.Context, targets []Target, st *Store, opt Options) (Summary, error) {
@@ -102,13 +106,14 @@ func Scan(ctx context.Context, targets []Target, st *Store, opt Options) (Summar
 	if targets, err = ResolveGitHub(ctx, targets, opt.GitHub); err != nil {
 		return sum, err
 	}
+	targets = ResolveDocker(ctx, targets, opt.DockerHost)
 	opt = opt.withClient()
 	ids := make([]string, len(targets))
 	for i, t := range targets {
 		ids[i] = t.ID
 	}
 	spec := opt.Run
-	spec.Listed = func(id string) bool { return listedGitHub(targets, id) }
+	spec.Listed = func(id string) bool { return listedGitHub(targets, id) || listedDocker(targets, id) }
 	run, stored, list, err := st.OpenRun(ctx, spec, now(), ids)
 	if err != nil {
 		return sum, fmt.Errorf("store: %w", err)
@@ -189,8 +194,23 @@ func listedGitHub(ts []Target, id string) bool {
 	return false
 }
 
+// listedDocker: id names a container a docker_label listing gave (or would
+// give), or a docker_label entry that listed none, when this process has
+// such an entry: containers start and stop between two shards' listings.
+func listedDocker(ts []Target, id string) bool {
+	for _, t := range ts {
+		if t.dockerLabel != "" && (strings.HasPrefix(id, "docker://") || id == "docker_label:"+t.dockerLabel) {
+			return true
+		}
+	}
+	return false
+}
+
 // adopt is the run's list as targets: this process's where it has them, a
-// repository of a listed organisation otherwise.
+// repository of a listed organisation otherwise. A container, or a
+// docker_label entry, that the run's first process listed and this one did
+// not is stored with why (the container has stopped or lost its label
+// since, or this process could not read the engine, or reads another).
 func adopt(ts []Target, list []string) []Target {
 	by := map[string]Target{}
 	policy := map[string]string{}
@@ -204,6 +224,14 @@ func adopt(ts []Target, list []string) []Target {
 	for _, id := range list {
 		if t, ok := by[id]; ok {
 			out = append(out, t)
+			continue
+		}
+		if name, ok := strings.CutPrefix(id, "docker://"); ok {
+			out = append(out, Target{ID: id, Docker: name, err: fmt.Errorf("%w: container %s was listed when this run started, and is not in this process's listing", ErrNoContainers, name)})
+			continue
+		}
+		if label, ok := strings.CutPrefix(id, "docker_label:"); ok {
+			out = append(out, Target{ID: id, dockerLabel: label, err: fmt.Errorf("%w: the process that started this run listed no running container with label %s", ErrNoContainers, label)})
 			continue
 		}
 		owner, name, _ := strings.Cut(strings.TrimPrefix(id, "github:"), "/")
@@ -225,6 +253,9 @@ func auditOne(ctx context.Context, eng *audit.Engine, t Target, opt Options) (re
 			rep, err = nil, fmt.Errorf("internal error auditing %s: %v (please report it)", t.ID, r)
 		}
 	}()
+	if t.err != nil {
+		return nil, "", t.err
+	}
 	tctx, cancel := ctx, context.CancelFunc(func() {})
 	if opt.Timeout > 0 {
 		tctx, cancel = context.WithTimeout(ctx, opt.Timeout)
@@ -260,7 +291,7 @@ func auditOne(ctx context.Context, eng *audit.Engine, t Target, opt Options) (re
 	ao := audit.Options{Path: path, Config: cfg, RuleDirs: opt.RuleDirs, Version: opt.Version, Now: opt.Now(),
 		FailOn: sf.FailOn, Strict: sf.Strict, Exclude: sf.Exclude, RuleTimeout: sf.RuleTimeout, HelpBase: sf.HelpBase}
 	if t.Docker != "" {
-		ao.Docker = &docker.Options{Names: []string{t.Docker}}
+		ao.Docker = &docker.Options{Host: opt.DockerHost, Names: []string{t.Docker}}
 	}
 	if t.GitHub != nil {
 		g := opt.GitHub
