@@ -346,3 +346,34 @@ func TestDiff(t *testing.T) {
 		t.Error("a target new to the fleet has nothing to compare with")
 	}
 }
+
+// TestLoadInventoryFromConfigMap: a ConfigMap volume gives fleet.yaml as
+// a symlink into a timestamped directory (fleet.yaml -> ..data/fleet.yaml,
+// ..data -> ..2026_12_03…); the inventory is read through it, relative
+// paths start where the operator named it, and a symlink to something that
+// is not a regular file is still refused.
+func TestLoadInventoryFromConfigMap(t *testing.T) {
+	dir := t.TempDir()
+	ts := filepath.Join(dir, "..2026_12_03_10_00_00.1")
+	if err := os.MkdirAll(ts, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ts, "fleet.yaml"), []byte("version: 1\ntargets:\n  - path: repos/a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for old, link := range map[string]string{filepath.Base(ts): "..data", "..data/fleet.yaml": "fleet.yaml", "/dev/zero": "zero.yaml"} {
+		if err := os.Symlink(old, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inv, err := LoadInventory(filepath.Join(dir, "fleet.yaml"))
+	if err != nil {
+		t.Fatalf("ConfigMap layout: %v", err)
+	}
+	if inv.Dir != dir || len(inv.Targets) != 1 || inv.Targets[0].Path != "repos/a" {
+		t.Errorf("inventory = %+v, want one target read relative to %s", inv, dir)
+	}
+	if _, err := LoadInventory(filepath.Join(dir, "zero.yaml")); err == nil || !strings.Contains(err.Error(), "a device, not a regular file") {
+		t.Errorf("symlink to /dev/zero: %v, want it refused", err)
+	}
+}

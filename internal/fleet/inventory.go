@@ -98,7 +98,16 @@ type Target struct {
 
 // LoadInventory reads an inventory file (a regular file, capped).
 func LoadInventory(path string) (*Inventory, error) {
-	b, err := collectors.ReadFile(context.Background(), path, maxInventorySize)
+	// The inventory is the operator's own file, named on the command line,
+	// and Kubernetes delivers a ConfigMap's or Secret's files as symlinks
+	// (fleet.yaml -> ..data/fleet.yaml): follow them to the file, which must
+	// still be a regular file under the size cap. Relative paths in it
+	// start from the directory the operator named.
+	read := path
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		read = real
+	}
+	b, err := collectors.ReadFile(context.Background(), read, maxInventorySize)
 	if err != nil {
 		return nil, fmt.Errorf("%w %s: cannot read: %s", ErrInventory, path, collectors.Reason(err))
 	}
