@@ -190,6 +190,24 @@ networks:
 			return w
 		}()},
 	}, {
+		name: "a host variable whose default is a setting holds no secret",
+		src: `services:
+  e:
+    environment:
+      ISO: ${X_TOKEN_ISOLATION:-false}
+      GH: ${GH_TOKEN:-}
+      DEF: ${API_TOKEN:-changeme}
+`,
+		want: []model.Workload{func() model.Workload {
+			w := wl("e", 2)
+			w.Env = []model.EnvVar{
+				{Name: "ISO", FromHost: "X_TOKEN_ISOLATION", Loc: l(4)},
+				{Name: "GH", FromHost: "GH_TOKEN", HostSensitive: true, Loc: l(5)},
+				{Name: "DEF", FromHost: "API_TOKEN", HostSensitive: true, Loc: l(6)},
+			}
+			return w
+		}()},
+	}, {
 		name: "runtimes and unresolved booleans",
 		src: `services:
   a: {runtime: io.containerd.runsc.v1, privileged: "${PRIV}"}

@@ -122,7 +122,12 @@ func (s *service) envVar(name, value string, hasValue bool, loc model.Loc) {
 	if ev.Secret != nil {
 		s.credential(*ev.Secret, "env", "compose service "+s.w.Name+" environment "+name, loc)
 	}
+	// The host variable's name, as for the container's: a default that is a
+	// setting (${X_TOKEN_ISOLATION:-false}) says it holds none.
 	ev.HostSensitive = ev.FromHost != "" && secrets.SensitiveName(ev.FromHost)
+	if def, ok := secrets.Default(strings.TrimSpace(value)); ok && def != "" && ev.HostSensitive {
+		ev.HostSensitive = secrets.SensitiveEnv(ev.FromHost, value, true)
+	}
 	s.w.Env = append(s.w.Env, ev)
 }
 

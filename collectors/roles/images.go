@@ -96,9 +96,20 @@ func agentImage(ref string) string {
 	case has(ws, "copilot") && has(ws, "cli"):
 		return "its image " + repo + " runs GitHub's Copilot CLI"
 	case has(ws, "sandbox"), has(ws, "devcontainer"):
-		return "its image " + repo + " is a sandbox runner"
+		return sandboxWord + repo + " is a sandbox runner"
 	}
 	return ""
+}
+
+// sandboxWord starts agentImage's weakest reason: the image's name says
+// sandbox or devcontainer, not which agent. A service name that says it
+// is a platform service (claude-sandbox-egress, a key manager built from
+// the same image) outweighs it.
+const sandboxWord = "its image "
+
+// weakAgentImage: why comes from the sandbox word alone.
+func weakAgentImage(why string) bool {
+	return strings.HasPrefix(why, sandboxWord) && strings.HasSuffix(why, " is a sandbox runner")
 }
 
 // controlPlane returns the word of a controller, operator, proxy or UI in

@@ -12,7 +12,7 @@
 //     compose service a devcontainer runs in, another container of an
 //     agent's pod;
 //  3. an image or command that runs an agent CLI or a sandbox runner;
-//  4. a service account that may create pods or exec into them, a
+//  4. a service account that may create pods (unless its name says agent), a
 //     well-known platform image, a DaemonSet, kube-system;
 //  5. otherwise unknown.
 package roles
@@ -244,11 +244,16 @@ func decide(w *model.Workload) (string, string) {
 	}
 	if w.Image != nil {
 		if why := agentImage(w.Image.Value); why != "" {
+			if role, byname := byName(w); role == Platform && weakAgentImage(why) {
+				return role, byname
+			}
 			return Agent, why
 		}
 	}
-	if why := managesPods(w); why != "" {
-		return Platform, why
+	if role, _ := byName(w); role != Agent {
+		if why := managesPods(w); why != "" {
+			return Platform, why
+		}
 	}
 	if w.Image != nil {
 		if why := platformImage(w.Image.Value); why != "" {
@@ -456,18 +461,19 @@ func launchesSandboxes(name string) bool {
 }
 
 // managesPods says why a Kubernetes workload whose service account may
-// create pods, or run commands in them, by a role that names pods, is a
-// control plane: it starts the sandboxes or drives them (a code
-// interpreter's pod manager). A wildcard on every resource says nothing of
-// the kind (an agent given cluster-admin is still the agent); "" when none.
+// create pods, by a role that names pods, is a control plane: it starts the
+// sandboxes (a code interpreter's pod manager). Exec alone is not: an SRE
+// agent execs into the pods it looks after. A wildcard on every resource
+// says nothing of the kind (an agent given cluster-admin is still the
+// agent), nor does a name that says it is the agent's; "" when none.
 func managesPods(w *model.Workload) string {
 	for _, g := range w.ServiceAccountGrants {
-		if (g.Resource == "pods" || g.Resource == "pods/exec") && (g.Verb == "create" || g.Verb == "*") {
+		if g.Resource == "pods" && (g.Verb == "create" || g.Verb == "*") {
 			sa := w.ServiceAccount
 			if sa == "" {
 				sa = "default"
 			}
-			return fmt.Sprintf("its service account %s may %s %s (%s): it starts or drives the sandboxes, a control plane", sa, g.Verb, g.Resource, g.Role)
+			return fmt.Sprintf("its service account %s may %s %s (%s): it starts the sandboxes, a control plane", sa, g.Verb, g.Resource, g.Role)
 		}
 	}
 	return ""
@@ -483,6 +489,7 @@ var (
 		"seed", "seeder", "dashboard", "ui", "frontend", "web", "admin", "monitor", "monitoring", "metrics",
 		"exporter", "collector", "db", "database", "postgres", "postgresql", "mysql", "mariadb", "mongo",
 		"mongodb", "redis", "valkey", "cache", "queue", "broker", "mq", "rabbitmq", "kafka", "minio", "s3",
+		"egress", "firewall", "dind",
 		"storage", "registry", "nginx", "traefik", "envoy", "caddy", "vault", "keycloak", "auth", "otel",
 		"datadog", "telegraf", "jaeger", "grafana", "prometheus", "loki", "elasticsearch", "opensearch",
 		"clickhouse", "mailhog", "mailpit", "adminer", "pgadmin", "temporal", "mcp", "controlplane", "hub", "relay")

@@ -221,17 +221,29 @@ func TestAssign(t *testing.T) {
 			}},
 			want: map[string]got{
 				"compose:c.yml:agent":   {Agent, true, "its image x/codex-runner runs Codex"},
-				"compose:c.yml:dind":    {Unknown, false, "it serves a container API that the agent's service agent reaches on network default"},
+				"compose:c.yml:dind":    {Platform, false, "it serves a container API that the agent's service agent reaches on network default"},
 				"compose:c.yml:builder": {Unknown, false, "nothing marks it as the agent's, and agent is"},
 			},
 		},
 		{
-			name: "a pod whose service account may create pods or exec into them is a control plane; a Kubernetes node container is the platform's",
+			name: "a pod whose service account may create pods is a control plane (exec alone is not); a Kubernetes node container is the platform's",
 			doc: model.Document{Workloads: []model.Workload{
 				func() model.Workload {
 					w := k8s("Pod", "default", "interpreter", "svc", "localhost/interpreter:local")
 					w.ServiceAccount = "pods-sa"
-					w.ServiceAccountGrants = []model.Grant{{Verb: "get", Resource: "secrets", Role: "Role/r"}, {Verb: "*", Resource: "pods/exec", Role: "Role/pod-manager"}}
+					w.ServiceAccountGrants = []model.Grant{{Verb: "get", Resource: "secrets", Role: "Role/r"}, {Verb: "*", Resource: "pods", Role: "Role/pod-manager"}}
+					return w
+				}(),
+				func() model.Workload {
+					// exec alone: an SRE agent looking after the cluster's pods
+					w := k8s("Deployment", "ops", "sre", "main", "example/sre:1")
+					w.ServiceAccountGrants = []model.Grant{{Verb: "create", Resource: "pods/exec", Role: "ClusterRole/sre"}}
+					return w
+				}(),
+				func() model.Workload {
+					// a name that says agent outweighs the rights
+					w := k8s("Deployment", "ops", "lucas-agent", "main", "example/lucas:1")
+					w.ServiceAccountGrants = []model.Grant{{Verb: "create", Resource: "pods", Role: "ClusterRole/sre"}}
 					return w
 				}(),
 				func() model.Workload {
@@ -247,12 +259,19 @@ func TestAssign(t *testing.T) {
 					return w
 				}(),
 				compose("k3s", "rancher/k3s:v1.29.7-k3s1"),
+				// a platform name outweighs an image that only says sandbox
+				compose("claude-sandbox-egress", "x/coding-agent-sandbox-mitm:1"),
+				compose("key-manager", "x/coding-agent-sandbox-mitm:1"),
 			}},
 			want: map[string]got{
-				"k8s:Pod/default/interpreter/svc": {Platform, false, "its service account pods-sa may * pods/exec (Role/pod-manager): it starts or drives the sandboxes, a control plane"},
-				"k8s:Deployment/default/worker/w": {Unknown, false, "nothing marks it as the agent's, and runner/r is"},
-				"k8s:Pod/default/runner/r":        {Agent, true, "its image example/claude-code runs Claude Code"},
-				"compose:c.yml:k3s":               {Platform, false, "its image rancher/k3s is a Kubernetes node (k3s): the pods it runs are judged by their own specs"},
+				"k8s:Pod/default/interpreter/svc":     {Platform, false, "its service account pods-sa may * pods (Role/pod-manager): it starts the sandboxes, a control plane"},
+				"k8s:Deployment/default/worker/w":     {Unknown, false, "nothing marks it as the agent's, and lucas-agent/main is"},
+				"k8s:Deployment/ops/sre/main":         {Unknown, false, "nothing marks it as the agent's, and lucas-agent/main is"},
+				"k8s:Deployment/ops/lucas-agent/main": {Agent, true, "its name lucas-agent/main says it is the agent's (agent)"},
+				"k8s:Pod/default/runner/r":            {Agent, true, "its image example/claude-code runs Claude Code"},
+				"compose:c.yml:k3s":                   {Platform, false, "its image rancher/k3s is a Kubernetes node (k3s): the pods it runs are judged by their own specs"},
+				"compose:c.yml:claude-sandbox-egress": {Platform, false, "its name claude-sandbox-egress says it is a platform service (egress)"},
+				"compose:c.yml:key-manager":           {Platform, false, "its name key-manager says it is a platform service (manager)"},
 			},
 		},
 	}

@@ -145,10 +145,27 @@ deny contains f if {
 	not wl.home_mounts[[i, j]]
 	rest := home_rest(object.get(m, "target", ""))
 	rest != ""
-	labels := held(rest)
+	labels := held(rest) - own_state(m)
 	count(labels) > 0
 	f := sa.finding(
 		rego.metadata.chain(), m,
 		sprintf("%s mounts host path %s at %s, where the container's tools read %s: what the host keeps there is the agent's", [wl.label(w), m.source, m.target, describe(rest, labels)]),
 	)
 }
+
+# agent_logins are the stores an agent CLI writes itself when it logs in.
+agent_logins := {label | some path, label in stores; path in {
+	".codex/auth.json", ".claude/.credentials.json", ".claude.json",
+	".gemini/oauth_creds.json", ".local/share/opencode/auth.json",
+}}
+
+# own_state(m): a folder of the repository (./.agent-home/.claude) kept for
+# the agent's state holds only the login the agent itself makes there, not
+# one of the host's: its persistence is the finding, not a host credential.
+own_state(m) := agent_logins if {
+	src := object.get(m, "source", "")
+	not startswith(src, "/")
+	not startswith(src, "~")
+	not startswith(src, "$")
+	not contains(src, "..")
+} else := set()

@@ -109,3 +109,29 @@ test_credential_target_from_another_place if {
 	f.line == 7
 	contains(f.message, "mounts host path ./git-data/.ssh at /home/node/.ssh, where the container's tools read SSH keys")
 }
+
+# A repository folder kept for the agent's own state, mounted where the
+# agent writes its login, holds no host credential; the same layout for
+# SSH keys does.
+test_repo_folder_for_agent_state_quiet_ssh_fires if {
+	ws := [{
+		"source": "compose", "name": "agent", "judged": true, "file": "compose.yaml", "line": 1,
+		"mounts": [
+			{"type": "bind", "source": "./.agent-home/.claude", "target": "/home/node/.claude", "file": "compose.yaml", "line": 8},
+			{"type": "bind", "source": "./.agent-home/.codex", "target": "/home/node/.codex", "file": "compose.yaml", "line": 9},
+			{"type": "bind", "source": "./secrets/ssh", "target": "/home/node/.ssh", "file": "compose.yaml", "line": 10},
+		],
+	}]
+	fs := host_credentials_mounted.deny with input as {"workloads": ws}
+	count(fs) == 1
+	some f in fs
+	f.line == 10
+}
+
+test_host_folder_for_agent_login_fires if {
+	ws := [{
+		"source": "compose", "name": "agent", "judged": true, "file": "compose.yaml", "line": 1,
+		"mounts": [{"type": "bind", "source": "/srv/logins/claude", "target": "/home/node/.claude", "file": "compose.yaml", "line": 8}],
+	}]
+	count(host_credentials_mounted.deny) == 1 with input as {"workloads": ws}
+}
