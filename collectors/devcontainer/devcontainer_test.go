@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
@@ -174,6 +175,36 @@ func TestVSCodeClaudeExtension(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("%s: %q, want %q", src, got, want)
+		}
+	}
+}
+
+// TestFirewallFeature: a Feature that sets up a firewall restricts egress
+// by code the scan does not read (unverified); --network=none still wins,
+// and a Feature of another kind declares nothing.
+func TestFirewallFeature(t *testing.T) {
+	const fw = `"ghcr.io/w3cj/devcontainer-features/firewall:latest": {"githubIps": true}`
+	for name, tt := range map[string]struct {
+		src  string
+		want *model.Egress
+	}{
+		"feature": {`{"image": "debian:12", "features": {` + fw + `}}`, &model.Egress{
+			Restricted: true, By: "feature ghcr.io/w3cj/devcontainer-features/firewall", Loc: model.Loc{File: ".devcontainer/devcontainer.json", Line: 1},
+			Unverified: []string{"the Feature ghcr.io/w3cj/devcontainer-features/firewall sets up a firewall in the container; its rules and allowed hosts are not read"},
+		}},
+		"network none wins": {`{"image": "debian:12", "runArgs": ["--network=none"], "features": {` + fw + `}}`, nil},
+		"other feature":     {`{"image": "debian:12", "features": {"ghcr.io/devcontainers/features/node:1": {}}}`, nil},
+	} {
+		doc := collect(t, ".devcontainer/devcontainer.json", []byte(tt.src))
+		got := doc.Workloads[0].Egress
+		if name == "network none wins" {
+			if got == nil || got.By != "runArgs --network=none" {
+				t.Errorf("%s: egress = %+v, want runArgs --network=none", name, got)
+			}
+			continue
+		}
+		if d := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); d != "" {
+			t.Errorf("%s: egress (-want +got):\n%s", name, d)
 		}
 	}
 }

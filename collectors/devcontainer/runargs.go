@@ -243,8 +243,25 @@ func (r *reader) features(v *hujson.Value) {
 		case "docker-in-docker":
 			r.privileged(true, loc)
 			r.addMount(model.Mount{Type: "volume", Source: "dind-var-lib-docker-${devcontainerId}", Target: "/var/lib/docker"}, loc)
+		default:
+			if firewallFeature(id) && r.w.Egress == nil {
+				// A Feature that programs a firewall when the container
+				// starts (w3cj's firewall): egress is restricted by code
+				// this scan does not read, so what it allows is unknown.
+				r.w.Egress = &model.Egress{
+					Restricted: true, By: "feature " + id, Loc: loc,
+					Unverified: []string{"the Feature " + id + " sets up a firewall in the container; its rules and allowed hosts are not read"},
+				}
+			}
 		}
 	}
+}
+
+// firewallFeature: a Feature whose name says it sets up a firewall or
+// egress filter (firewall, egress-firewall, network-firewall).
+func firewallFeature(id string) bool {
+	b := path.Base(id)
+	return strings.Contains(b, "firewall") || strings.Contains(b, "egress")
 }
 
 // featureID strips the version tag or digest of an OCI feature reference
