@@ -32,3 +32,16 @@ test_not_judged_quiet if {
 		"env": [{"name": "OPENAI_API_KEY", "from_host": "OPENAI_API_KEY", "file": "c.yml", "line": 4}],
 	}]}
 }
+
+# A Codex image's login token and NVIDIA NIM's key are model credentials.
+test_codex_login_and_nim_key_are_model_keys if {
+	inp := {"workloads": [{
+		"source": "compose", "name": "codex", "judged": true,
+		"env": [
+			{"name": "CODEX_ACCESS_TOKEN", "from_host": "CODEX_ACCESS_TOKEN", "sensitive_name": true, "file": "c.yml", "line": 4},
+			{"name": "NVIDIA_API_KEY", "from_host": "NVIDIA_API_KEY", "sensitive_name": true, "file": "c.yml", "line": 5},
+		],
+	}]}
+	count(agent_model_key_forwarded.deny) == 2 with input as inp
+	count(host_secret_forwarded.deny) == 0 with input as inp
+}
