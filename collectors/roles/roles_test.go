@@ -41,6 +41,11 @@ func TestAssign(t *testing.T) {
 	k8s := func(kind, ns, name, ctr, image string) model.Workload {
 		return model.Workload{ID: "k8s:" + kind + "/" + ns + "/" + name + "/" + ctr, Source: "kubernetes", Name: name + "/" + ctr, Namespace: ns, Image: img(image), Loc: model.Loc{File: "k.yaml"}}
 	}
+	// may is a Kubernetes workload whose service account holds grants.
+	may := func(w model.Workload, sa string, grants ...model.Grant) model.Workload {
+		w.ServiceAccount, w.ServiceAccountGrants = sa, grants
+		return w
+	}
 	tests := []struct {
 		name string
 		doc  model.Document
@@ -228,36 +233,15 @@ func TestAssign(t *testing.T) {
 		{
 			name: "a pod whose service account may create pods is a control plane (exec alone is not); a Kubernetes node container is the platform's",
 			doc: model.Document{Workloads: []model.Workload{
-				func() model.Workload {
-					w := k8s("Pod", "default", "interpreter", "svc", "localhost/interpreter:local")
-					w.ServiceAccount = "pods-sa"
-					w.ServiceAccountGrants = []model.Grant{{Verb: "get", Resource: "secrets", Role: "Role/r"}, {Verb: "*", Resource: "pods", Role: "Role/pod-manager"}}
-					return w
-				}(),
-				func() model.Workload {
-					// exec alone: an SRE agent looking after the cluster's pods
-					w := k8s("Deployment", "ops", "sre", "main", "example/sre:1")
-					w.ServiceAccountGrants = []model.Grant{{Verb: "create", Resource: "pods/exec", Role: "ClusterRole/sre"}}
-					return w
-				}(),
-				func() model.Workload {
-					// a name that says agent outweighs the rights
-					w := k8s("Deployment", "ops", "lucas-agent", "main", "example/lucas:1")
-					w.ServiceAccountGrants = []model.Grant{{Verb: "create", Resource: "pods", Role: "ClusterRole/sre"}}
-					return w
-				}(),
-				func() model.Workload {
-					// cluster-admin's wildcard says nothing of the kind
-					w := k8s("Deployment", "default", "worker", "w", "example/worker:1")
-					w.ServiceAccountGrants = []model.Grant{{Verb: "*", Resource: "*", Role: "ClusterRole/cluster-admin"}}
-					return w
-				}(),
-				func() model.Workload {
-					// an agent's image wins over its rights: the agent holding them is its finding
-					w := k8s("Pod", "default", "runner", "r", "example/claude-code:1")
-					w.ServiceAccountGrants = []model.Grant{{Verb: "create", Resource: "pods", Role: "Role/spawn"}}
-					return w
-				}(),
+				may(k8s("Pod", "default", "interpreter", "svc", "localhost/interpreter:local"), "pods-sa", model.Grant{Verb: "get", Resource: "secrets", Role: "Role/r"}, model.Grant{Verb: "*", Resource: "pods", Role: "Role/pod-manager"}),
+				// exec alone: an SRE agent looking after the cluster's pods
+				may(k8s("Deployment", "ops", "sre", "main", "example/sre:1"), "", model.Grant{Verb: "create", Resource: "pods/exec", Role: "ClusterRole/sre"}),
+				// a name that says agent outweighs the rights
+				may(k8s("Deployment", "ops", "lucas-agent", "main", "example/lucas:1"), "", model.Grant{Verb: "create", Resource: "pods", Role: "ClusterRole/sre"}),
+				// cluster-admin's wildcard says nothing of the kind
+				may(k8s("Deployment", "default", "worker", "w", "example/worker:1"), "", model.Grant{Verb: "*", Resource: "*", Role: "ClusterRole/cluster-admin"}),
+				// an agent's image wins over its rights: the agent holding them is its finding
+				may(k8s("Pod", "default", "runner", "r", "example/claude-code:1"), "", model.Grant{Verb: "create", Resource: "pods", Role: "Role/spawn"}),
 				compose("k3s", "rancher/k3s:v1.29.7-k3s1"),
 				// a platform name outweighs an image that only says sandbox
 				compose("claude-sandbox-egress", "x/coding-agent-sandbox-mitm:1"),
