@@ -2,7 +2,7 @@
 # deploy/kubernetes/e2e/run.sh: the shipped deploy/kubernetes manifests on a
 # real single-node Kubernetes, checked against an unsharded run (README.md).
 #
-#   sudo deploy/kubernetes/e2e/run.sh        # the check: exit 0 equal, 1 different, 2 could not check
+#   sudo deploy/kubernetes/e2e/run.sh        # exit 0 equal, 1 different, 2 failed before comparing
 #   sudo deploy/kubernetes/e2e/run.sh down   # clean up after a run that was killed (kill -9)
 #
 # It builds (or reuses, from $K8S_CACHE) Kubernetes from the Go module proxy,
@@ -142,7 +142,10 @@ on_exit() {
 	trap - EXIT INT TERM
 	set +e
 	exec 1>&3 2>&4 # not into a file a function was writing when it failed
-	if [ "$rc" -ne 0 ] && [ "$COMPARED" != 1 ]; then rc=2; fi
+	if [ "$rc" -ne 0 ] && [ "$COMPARED" != 1 ]; then
+		rc=2
+		phase "(the step that failed)"
+	fi
 	log "cleaning up"
 	services_down
 	cluster_down
@@ -154,7 +157,13 @@ on_exit() {
 	case $rc in
 	0) log "PASS: the sharded run on Kubernetes (PostgreSQL) and the unsharded run (SQLite) give the same answer" ;;
 	1) log "FAIL: the sharded and the unsharded run differ (see above; $WORK/out)" ;;
-	*) log "FAIL: the check could not be made (exit $rc; logs in $WORK/logs, outputs in $WORK/out)" ;;
+	*)
+		if [ "$COMPARED" = 1 ]; then
+			log "FAIL: the runs were compared, but they did not audit every target served (see above)"
+		else
+			log "FAIL: stopped before a comparison could be made (exit $rc; logs in $WORK/logs, outputs in $WORK/out)"
+		fi
+		;;
 	esac
 	exit "$rc"
 }
@@ -311,9 +320,11 @@ $bad"
 	echo "    (and the inventory's content; and adds the store's Secret)"
 }
 
-# wait_job: until the Job is Complete (0) or Failed (die).
+# wait_job: until the Job is Complete (0), or Failed or a pod of it failed
+# (die): here nothing should fail, so a failed pod is not left to the Job's
+# retries (backoffLimit) but shown at once.
 wait_job() {
-	local i st
+	local i st failed p
 	for ((i = 0; i < JOB_TIMEOUT; i += 2)); do
 		# while a pod runs, its inventory volume is there to look at
 		if [ -z "$INVENTORY_LINK" ]; then
@@ -323,6 +334,17 @@ wait_job() {
 		st=$(kubectl -n "$NS" get job "$JOB" -o jsonpath='{range .status.conditions[*]}{.type}={.status} {end}' 2>/dev/null || true)
 		case " $st" in
 		*" Complete=True "*) return 0 ;;
+		esac
+		failed=$(kubectl -n "$NS" get job "$JOB" -o jsonpath='{.status.failed}' 2>/dev/null || true)
+		if [ "${failed:-0}" != 0 ]; then
+			kubectl -n "$NS" get pods -l "job-name=$JOB" -o wide || true
+			for p in $(kubectl -n "$NS" get pods -l "job-name=$JOB" --field-selector=status.phase=Failed -o name); do
+				echo "--- $p"
+				kubectl -n "$NS" logs "$p" || true
+			done
+			die "a pod of job $JOB failed"
+		fi
+		case " $st" in
 		*" Failed=True "*)
 			kubectl -n "$NS" get pods -l "job-name=$JOB" -o wide || true
 			die "job $JOB failed: $st"
