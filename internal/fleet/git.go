@@ -100,6 +100,11 @@ var cacheLocks sync.Map
 // Fetch brings the source's commit into its directory under cache and
 // returns the work tree and the commit id.
 func (g *GitSource) Fetch(ctx context.Context, cache string) (dir, rev string, err error) {
+	// git runs in the directory and is also told -C it: a relative cache
+	// (--git-cache cache) would be looked for inside itself.
+	if cache, err = filepath.Abs(cache); err != nil {
+		return "", "", err
+	}
 	key := sha256.Sum256([]byte(g.URL + "\x00" + g.Ref))
 	dir = filepath.Join(cache, hex.EncodeToString(key[:12]))
 	mu, _ := cacheLocks.LoadOrStore(dir, &sync.Mutex{})

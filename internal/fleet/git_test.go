@@ -144,6 +144,51 @@ func TestGitTargets(t *testing.T) {
 	}
 }
 
+// TestGitTargetsRelativeCache: a relative --git-cache is the directory of
+// that name where the command runs. Every git target used to fail with
+// "git init: ... cannot change to 'cache/…'": git was run in the
+// directory and told -C it as well.
+func TestGitTargetsRelativeCache(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is needed (CI installs it)")
+	}
+	ctx := context.Background()
+	root := t.TempDir()
+	t.Setenv("HOME", filepath.Join(root, "home"))
+	t.Setenv("XDG_CONFIG_HOME", "")
+	repo := filepath.Join(root, "upstream")
+	write(t, repo, map[string]string{"compose.yaml": privileged})
+	git(t, root, "init", "-q", "-b", "main", repo)
+	git(t, repo, "add", ".")
+	git(t, repo, "commit", "-q", "-m", "one")
+	inv, err := ParseInventory("inv.yaml", []byte("version: 1\ntargets:\n  - git: file://"+repo+"\n    ref: main\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv.Dir = root
+	ts, err := inv.Expand()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := OpenStore(ctx, filepath.Join(root, "h.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	t.Chdir(root)
+	sum, err := Scan(ctx, ts, st, Options{Concurrency: 1, GitCache: "cache"})
+	if err != nil || sum.Stored != 1 || sum.Failed != 0 {
+		t.Fatalf("summary %+v, %v", sum, err)
+	}
+	res := stored(t, st, sum.Run)
+	if m := res[gitID("file://"+repo, "main")]; m == nil || m.Error != "" || !hasRule(m, "privileged-container") {
+		t.Fatalf("with a relative cache: %+v", m)
+	}
+	if fi, err := os.Stat(filepath.Join(root, "cache")); err != nil || !fi.IsDir() {
+		t.Errorf("the cache is not ./cache of where it ran: %v", err)
+	}
+}
+
 func hasRule(r *Result, rule string) bool {
 	for _, f := range r.Findings {
 		if f.Rule == rule {
