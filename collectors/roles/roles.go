@@ -242,15 +242,18 @@ func decide(w *model.Workload) (string, string) {
 			return Platform, fmt.Sprintf("it starts the agent's sandboxes (%s): a control plane", e.Name)
 		}
 	}
+	// What the name says is weighed three times below: over an image that
+	// only says sandbox, against a pod manager's rights, and on its own.
+	nameRole, nameWhy := byName(w)
 	if w.Image != nil {
 		if why := agentImage(w.Image.Value); why != "" {
-			if role, byname := byName(w); role == Platform && weakAgentImage(why) {
-				return role, byname
+			if nameRole == Platform && weakAgentImage(why) {
+				return nameRole, nameWhy
 			}
 			return Agent, why
 		}
 	}
-	if role, _ := byName(w); role != Agent {
+	if nameRole != Agent {
 		if why := managesPods(w); why != "" {
 			return Platform, why
 		}
@@ -260,8 +263,8 @@ func decide(w *model.Workload) (string, string) {
 			return Platform, why
 		}
 	}
-	if role, why := byName(w); role != "" {
-		return role, why
+	if nameRole != "" {
+		return nameRole, nameWhy
 	}
 	if w.Source == "kubernetes" {
 		if kind := k8sKind(w); kind == "DaemonSet" {

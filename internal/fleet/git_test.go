@@ -91,20 +91,7 @@ func TestGitTargets(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	inv, err := ParseInventory("inv.yaml", []byte("version: 1\ntargets:\n  - git: file://"+repo+"\n    ref: main\n  - name: pinned\n    git: file://"+repo+"\n    ref: v1\n  - git: file://"+filepath.Join(root, "nowhere")+"\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	inv.Dir = root
-	ts, err := inv.Expand()
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := OpenStore(ctx, filepath.Join(root, "h.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	ts, st := gitRun(t, root, "version: 1\ntargets:\n  - git: file://"+repo+"\n    ref: main\n  - name: pinned\n    git: file://"+repo+"\n    ref: v1\n  - git: file://"+filepath.Join(root, "nowhere")+"\n")
 	cache := filepath.Join(root, "cache")
 	opt := Options{Concurrency: 2, GitCache: cache}
 	sum, err := Scan(ctx, ts, st, opt)
@@ -161,20 +148,7 @@ func TestGitTargetsRelativeCache(t *testing.T) {
 	git(t, root, "init", "-q", "-b", "main", repo)
 	git(t, repo, "add", ".")
 	git(t, repo, "commit", "-q", "-m", "one")
-	inv, err := ParseInventory("inv.yaml", []byte("version: 1\ntargets:\n  - git: file://"+repo+"\n    ref: main\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	inv.Dir = root
-	ts, err := inv.Expand()
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := OpenStore(ctx, filepath.Join(root, "h.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	ts, st := gitRun(t, root, "version: 1\ntargets:\n  - git: file://"+repo+"\n    ref: main\n")
 	t.Chdir(root)
 	sum, err := Scan(ctx, ts, st, Options{Concurrency: 1, GitCache: "cache"})
 	if err != nil || sum.Stored != 1 || sum.Failed != 0 {
@@ -279,4 +253,25 @@ func helpersFor(t *testing.T, port string) []string {
 		}
 	}
 	return out
+}
+
+// gitRun expands an inventory read in root and opens a SQLite store there,
+// closed when the test ends.
+func gitRun(t *testing.T, root, inventory string) ([]Target, *Store) {
+	t.Helper()
+	inv, err := ParseInventory("inv.yaml", []byte(inventory))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv.Dir = root
+	ts, err := inv.Expand()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := OpenStore(context.Background(), filepath.Join(root, "h.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return ts, st
 }
