@@ -253,7 +253,8 @@ func TestSubagents(t *testing.T) {
     "build": {"permission": {"bash": {"*": "ask", "git status *": "allow"}}},
     "coder": {"mode": "subagent", "permission": {"bash": "allow"}},
     "review": {"mode": "subagent", "permission": {"edit": "deny"}},
-    "docs": {"description": "no permission of its own"}
+    "docs": {"description": "no permission of its own"},
+    "": {"permission": {"bash": "allow"}}
   }
 }`)
 	if err != nil {
@@ -269,7 +270,7 @@ func TestSubagents(t *testing.T) {
 		}
 		got = append(got, a.Profile+":"+strings.Join(allow, ","))
 	}
-	if diff := cmp.Diff([]string{":bash(git status *)", "coder:bash"}, got); diff != "" {
+	if diff := cmp.Diff([]string{":bash(git status *)", "coder:bash", `"":bash`}, got); diff != "" {
 		t.Errorf("agents (-want +got):\n%s", diff)
 	}
 	if doc.Agents[1].Line != 5 {

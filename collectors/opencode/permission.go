@@ -131,7 +131,11 @@ func (r *reader) subagents(root *jsonpos.Value, main model.Agent) []model.Agent 
 		if m.Key == name || m.Value.Kind != jsonpos.Object || m.Value.Get("permission") == nil && m.Value.Get("tools") == nil {
 			continue
 		}
-		a := model.Agent{Tool: "opencode", Scope: main.Scope, Profile: m.Key, Loc: model.Loc{File: r.file, Line: m.Line}, Speaks: []string{"review"}}
+		profile := m.Key
+		if strings.TrimSpace(profile) == "" {
+			profile = `""` // a blank name still carries rules: show it, quoted
+		}
+		a := model.Agent{Tool: "opencode", Scope: main.Scope, Profile: profile, Loc: model.Loc{File: r.file, Line: m.Line}, Speaks: []string{"review"}}
 		addRules(r, effective(r.agentRules(root, m.Key)), &a, true)
 		if len(a.Allow)+len(a.Ask)+len(a.Deny) > 0 {
 			out = append(out, a)
