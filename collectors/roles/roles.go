@@ -20,6 +20,7 @@ package roles
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -403,6 +404,14 @@ func judge(doc *model.Document) {
 			}
 		}
 	}
+	launchers := map[string]string{}
+	for _, w := range doc.Workloads {
+		if why := launcher(&w); why != "" {
+			if _, ok := launchers[w.File]; !ok {
+				launchers[w.File] = w.Name + " " + why
+			}
+		}
+	}
 	for i := range doc.Workloads {
 		w := &doc.Workloads[i]
 		switch w.Role {
@@ -415,6 +424,9 @@ func judge(doc *model.Document) {
 			if name, ok := known[repoOf(repos, w.File)]; ok {
 				w.Judged = false
 				w.RoleReason = fmt.Sprintf("nothing marks it as the agent's, and %s is", name)
+			} else if l, ok := launchers[w.File]; ok {
+				w.Judged = false
+				w.RoleReason = fmt.Sprintf("nothing marks it as the agent's, and %s: the sandboxes are started at run time, not described here (name one in the policy file's sandboxes: to judge it)", l)
 			} else {
 				w.Judged = true
 				w.RoleReason = "no workload is known to be the agent's, so each is judged as if it were (name the sandbox in the policy file's sandboxes:)"
@@ -463,6 +475,45 @@ func launchesSandboxes(name string) bool {
 	return false
 }
 
+// launcher says how a platform workload starts the agent's sandboxes at
+// run time, "" when it does not: it names their image, its service account
+// may create pods, or a name that says it manages or launches (manager,
+// orchestrator, launcher…) comes with the host's container runtime socket.
+// The other unmarked workloads of its file are then the stack's services,
+// not the sandboxes: an AI backend beside a container manager holds no
+// agent's untrusted code.
+func launcher(w *model.Workload) string {
+	if w.Role != Platform {
+		return ""
+	}
+	for _, e := range w.Env {
+		if launchesSandboxes(e.Name) {
+			return "starts the sandboxes (it names their image in " + e.Name + ")"
+		}
+	}
+	if managesPods(w) != "" {
+		return "starts the sandboxes (its service account may create pods)"
+	}
+	sock := ""
+	for _, m := range w.Mounts {
+		if m.Type == "bind" || m.Type == "hostPath" {
+			if base := path.Base(m.Source); slices.Contains(runtimeSockets, base) {
+				sock = m.Source
+				break
+			}
+		}
+	}
+	if sock == "" {
+		return ""
+	}
+	for _, x := range nameWords(w.Name) {
+		if launcherNames[x] {
+			return "starts containers through the host's runtime socket " + sock
+		}
+	}
+	return ""
+}
+
 // managesPods says why a Kubernetes workload whose service account may
 // create pods, by a role that names pods, is a control plane: it starts the
 // sandboxes (a code interpreter's pod manager). Exec alone is not: an SRE
@@ -499,6 +550,10 @@ var (
 	agentNames = words2set("agent", "agents", "sandbox", "sandboxes", "claude", "codex", "aider", "goose",
 		"opencode", "openhands", "vibe", "devcontainer", "workspace")
 	weakPlatformNames = words2set("server", "backend")
+	// launcherNames are the words of a name that says the workload starts
+	// containers (with the runtime socket: a sandbox launcher).
+	launcherNames  = words2set("manager", "orchestrator", "controller", "scheduler", "launcher", "spawner", "provisioner")
+	runtimeSockets = []string{"docker.sock", "containerd.sock", "podman.sock", "crio.sock"}
 )
 
 func words2set(ws ...string) map[string]bool {

@@ -68,6 +68,38 @@ func TestAssign(t *testing.T) {
 			},
 		},
 		{
+			name: "beside a container manager holding the runtime socket, unmarked services are the stack's, not the sandboxes",
+			doc: model.Document{Workloads: []model.Workload{
+				func() model.Workload {
+					w := compose("container-manager", "")
+					w.Mounts = []model.Mount{{Type: "bind", Source: "/var/run/docker.sock", Target: "/var/run/docker.sock"}}
+					return w
+				}(),
+				compose("ai-service", ""),
+				compose("db", "postgres:16"),
+			}},
+			want: map[string]got{
+				"compose:c.yml:container-manager": {Platform, false, "its name container-manager says it is a platform service (manager)"},
+				"compose:c.yml:ai-service":        {Unknown, false, "nothing marks it as the agent's, and container-manager starts containers through the host's runtime socket /var/run/docker.sock: the sandboxes are started at run time, not described here (name one in the policy file's sandboxes: to judge it)"},
+				"compose:c.yml:db":                {Platform, false, "its image postgres is a database"},
+			},
+		},
+		{
+			name: "a reverse proxy reading the runtime socket starts no sandboxes: the unmarked app is still judged",
+			doc: model.Document{Workloads: []model.Workload{
+				func() model.Workload {
+					w := compose("proxy", "traefik:v3")
+					w.Mounts = []model.Mount{{Type: "bind", Source: "/var/run/docker.sock", Target: "/var/run/docker.sock", ReadOnly: true}}
+					return w
+				}(),
+				compose("app", ""),
+			}},
+			want: map[string]got{
+				"compose:c.yml:proxy": {Platform, false, "its image traefik is a proxy"},
+				"compose:c.yml:app":   {Unknown, true, "no workload is known to be the agent's, so each is judged as if it were (name the sandbox in the policy file's sandboxes:)"},
+			},
+		},
+		{
 			name: "a service that names the image of the sandboxes it starts is a control plane",
 			doc: model.Document{Workloads: []model.Workload{
 				func() model.Workload {
@@ -81,7 +113,7 @@ func TestAssign(t *testing.T) {
 			},
 		},
 		{
-			name: "so is a code interpreter's service that names its executors' image",
+			name: "so is a code interpreter's service that names its executors' image, and its unmarked neighbours are not the sandboxes",
 			doc: model.Document{Workloads: []model.Workload{
 				func() model.Workload {
 					w := compose("service", "")
@@ -92,7 +124,7 @@ func TestAssign(t *testing.T) {
 			}},
 			want: map[string]got{
 				"compose:c.yml:service": {Platform, false, "it starts the agent's sandboxes (APP_EXECUTOR_IMAGE): a control plane"},
-				"compose:c.yml:node":    {Unknown, true, "no workload is known to be the agent's, so each is judged as if it were (name the sandbox in the policy file's sandboxes:)"},
+				"compose:c.yml:node":    {Unknown, false, "nothing marks it as the agent's, and service starts the sandboxes (it names their image in APP_EXECUTOR_IMAGE): the sandboxes are started at run time, not described here (name one in the policy file's sandboxes: to judge it)"},
 			},
 		},
 		{
