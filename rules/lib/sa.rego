@@ -49,3 +49,12 @@ model_key(name) if upper(name) in {
 	# a Codex image's login token, NVIDIA NIM's model key
 	"CODEX_ACCESS_TOKEN", "NVIDIA_API_KEY",
 }
+
+# inbound_credential(name): the variable holds the password of a server
+# that runs in the sandbox itself and guards the way in to it (ttyd's web
+# terminal, a VNC desktop, Jupyter): the agent reading it reaches nothing
+# beyond the sandbox it is already in.
+inbound_credential(name) if upper(name) in {
+	"TTYD_PASS", "TTYD_PASSWORD", "TTYD_CREDENTIAL", "VNC_PASSWORD", "VNC_PW", "VNC_PASSWD",
+	"JUPYTER_TOKEN", "JUPYTER_PASSWORD",
+}

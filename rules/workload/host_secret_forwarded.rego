@@ -9,7 +9,9 @@
 #   the forwarded host variable's name looks like a credential, and when a
 #   command that runs on the host (initializeCommand) writes a host
 #   credential into the workspace the container mounts (gh auth token >
-#   .devcontainer/.env, cp ~/.aws/credentials .devcontainer/).
+#   .devcontainer/.env, cp ~/.aws/credentials .devcontainer/). The password
+#   of a server in the sandbox that guards the way in to it (ttyd's web
+#   terminal, VNC, Jupyter) is not counted: it opens nothing beyond it.
 # related_resources:
 #   - ref: https://containers.dev/implementors/json_reference/#variables-in-devcontainerjson
 #     description: Dev Container metadata reference — ${localEnv} copies host variables
@@ -37,7 +39,9 @@ sensitive(e) if object.get(e, "sensitive_name", false) == true
 sensitive(e) if object.get(e, "host_sensitive", false) == true
 
 # The agent's own model credential is agent-model-key-forwarded's, at its
-# own severity: the agent needs it.
+# own severity: the agent needs it. The password of a server in the
+# sandbox that guards the way in (TTYD_PASS of the agent's web terminal)
+# opens nothing beyond it.
 
 deny contains f if {
 	some w in wl.judged_workloads
@@ -45,6 +49,7 @@ deny contains f if {
 	object.get(e, "from_host", "") != ""
 	sensitive(e)
 	not sa.model_key(object.get(e, "name", ""))
+	not sa.inbound_credential(object.get(e, "name", ""))
 	f := sa.finding(
 		rego.metadata.chain(), e,
 		sprintf("%s forwards the host's %s into %s", [wl.label(w), e.from_host, object.get(e, "name", "?")]),

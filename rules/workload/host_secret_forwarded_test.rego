@@ -36,6 +36,21 @@ test_session_ttl_quiet if {
 	}]}
 }
 
+# The password of the agent's own web terminal guards the way in to the
+# sandbox: quiet. The GitHub token beside it still fires.
+test_inbound_server_password_quiet if {
+	fs := host_secret_forwarded.deny with input as {"workloads": [{
+		"source": "compose", "name": "agent",
+		"env": [
+			{"name": "TTYD_PASS", "from_host": "TTYD_PASS", "sensitive_name": true, "host_sensitive": true, "file": "compose.yaml", "line": 8},
+			{"name": "GH_TOKEN", "from_host": "GH_TOKEN", "sensitive_name": true, "host_sensitive": true, "file": "compose.yaml", "line": 9},
+		],
+	}]}
+	count(fs) == 1
+	some f in fs
+	f.line == 9
+}
+
 test_hardened_quiet if {
 	count(host_secret_forwarded.deny) == 0 with input as {"workloads": [{
 		"source": "compose", "name": "agent",
