@@ -179,6 +179,17 @@ type Workload struct {
 	// (overrideCommand: false); compose and Kubernetes workloads always do.
 	KeepsEntrypoint bool  `json:"keeps_entrypoint,omitempty"`
 	Features        []Str `json:"features"` // devcontainer features, id without version
+	// Profiles are a compose service's profiles: compose starts it only
+	// when one of them is asked for.
+	Profiles []Str `json:"profiles,omitempty"`
+	// Devices are the host devices given to the container, by their path
+	// inside it (compose devices:, docker --device).
+	Devices []Str `json:"devices,omitempty"`
+	// VMHost is set when the workload starts virtual machines for the code
+	// it runs (/dev/kvm given to a runner that is not itself where the
+	// agent works): that code does not share the host kernel, and the
+	// runner outlives each task by design.
+	VMHost *Str `json:"vm_host,omitempty"`
 	// RepoGrants are the other repositories a codespace's token is given
 	// access to (customizations.codespaces.repositories).
 	RepoGrants []RepoGrant `json:"repo_grants"`

@@ -3,6 +3,7 @@ package compose
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -497,5 +498,44 @@ func TestMountSourceDefaults(t *testing.T) {
 	want := []string{"bind /var/run/docker.sock", "bind ~/.box/home", "bind ${WORK}", "bind ${SSH_AUTH_SOCK:-/dev/null}", "bind ~/.ssh"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("mounts (-want +got):\n%s", diff)
+	}
+}
+
+// Devices are kept by their path in the container, in every syntax: a
+// host part given by a variable with a default, a host path alone, a
+// different container path with permissions, the long syntax.
+func TestDevices(t *testing.T) {
+	src := "services:\n  runner:\n    image: a\n    devices:\n      - ${KVM_DEVICE_PATH:-/dev/kvm}:/dev/kvm\n" +
+		"      - /dev/fuse\n      - /dev/sda:/dev/xvda:rwm\n      - source: /dev/net/tun\n        target: /dev/net/tun\n      - ${GPU:-/dev/dri}\n"
+	var doc model.Document
+	if err := New().Collect(context.Background(), f, []byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range doc.Workloads[0].Devices {
+		got = append(got, fmt.Sprintf("%s@%d", d.Value, d.Line))
+	}
+	want := []string{"/dev/kvm@5", "/dev/fuse@6", "/dev/xvda@7", "/dev/net/tun@8", "/dev/dri@10"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("devices (-want +got):\n%s", diff)
+	}
+}
+
+func TestProfiles(t *testing.T) {
+	src := "services:\n  image:\n    build: .\n    profiles: [build]\n  app:\n    image: a\n    profiles:\n      - dev\n      - ''\n  plain:\n    image: b\n"
+	var doc model.Document
+	if err := New().Collect(context.Background(), f, []byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, w := range doc.Workloads {
+		got[w.Name] = nil
+		for _, p := range w.Profiles {
+			got[w.Name] = append(got[w.Name], fmt.Sprintf("%s@%d", p.Value, p.Line))
+		}
+	}
+	want := map[string][]string{"image": {"build@4"}, "app": {"dev@8", "@9"}, "plain": nil}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("profiles (-want +got):\n%s", diff)
 	}
 }

@@ -47,6 +47,8 @@ func checkConsistent(t *testing.T, path string, data []byte, doc *model.Document
 		strs("security_opt", w.SecurityOpt)
 		strs("env_file", w.EnvFiles)
 		strs("ports", w.Ports)
+		strs("devices", w.Devices)
+		strs("profiles", w.Profiles)
 		for _, m := range w.Mounts {
 			check("mount "+m.Target, m.Loc)
 			if m.Type == "tmpfs" && m.Persistent {

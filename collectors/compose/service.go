@@ -104,6 +104,14 @@ func (s *service) read(es []entry) {
 			s.volumes(v)
 		case "tmpfs":
 			s.tmpfs(v)
+		case "devices":
+			s.devices(v)
+		case "profiles":
+			for _, it := range items(v) {
+				if p := s.str(it); p != nil {
+					w.Profiles = append(w.Profiles, *p)
+				}
+			}
 		case "environment":
 			s.environment(v)
 		case "env_file":

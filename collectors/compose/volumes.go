@@ -138,6 +138,54 @@ func (s *service) tmpfs(n *yaml.Node) {
 	}
 }
 
+// devices keeps each device's path inside the container: the short
+// syntax HOST[:CONTAINER[:PERMISSIONS]] (a ${VAR:-/dev/x} host part read as
+// a whole) or the long one's target (source when none).
+func (s *service) devices(n *yaml.Node) {
+	for _, it := range items(n) {
+		var target string
+		if it.Kind == yaml.MappingNode {
+			es := mapping(it)
+			if t, ok := scalar(get(es, "target")); ok && t != "" {
+				target = t
+			} else {
+				target, _ = scalar(get(es, "source"))
+			}
+		} else if d, ok := scalar(it); ok {
+			parts := splitOutsideVars(d)
+			target = parts[0]
+			if len(parts) > 1 {
+				target = parts[1]
+			}
+			if def, ok := secrets.Default(target); ok {
+				target = def
+			}
+		}
+		if target = strings.TrimSpace(target); target != "" {
+			s.w.Devices = append(s.w.Devices, model.Str{Value: target, Loc: s.loc(it)})
+		}
+	}
+}
+
+// splitOutsideVars splits at the colons that are not inside ${…}.
+func splitOutsideVars(v string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(v); i++ {
+		switch {
+		case v[i] == '$' && i+1 < len(v) && v[i+1] == '{':
+			depth++
+			i++
+		case v[i] == '}' && depth > 0:
+			depth--
+		case v[i] == ':' && depth == 0:
+			out = append(out, v[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, v[start:])
+}
+
 // ports keeps published ports as written; the long syntax is rendered in
 // the short one so rules see one form.
 func (s *service) ports(n *yaml.Node) {

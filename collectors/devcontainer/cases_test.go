@@ -57,6 +57,7 @@ func TestCollectCases(t *testing.T) {
     "--env-file", ".env",
     "-u", "1000",
     "-p 8080:80",
+    "--device=/dev/kvm", "--device", "/dev/sdb:/dev/xvdb:r",
     "--cap-add"
   ]
 }`,
@@ -83,6 +84,7 @@ func TestCollectCases(t *testing.T) {
 			w.EnvFiles = []model.Str{s(".env", 16)}
 			w.User = sp("1000", 17)
 			w.Ports = []model.Str{s("8080:80", 18)}
+			w.Devices = []model.Str{s("/dev/kvm", 19), s("/dev/xvdb", 19)}
 			return w
 		}(),
 		wantCreds: []model.Credential{{SecretRef: *pat(), Where: "env", Context: "devcontainer runArgs GH_TOKEN", ReadableByAgent: true, Loc: l(13)}},

@@ -119,6 +119,13 @@ func (r *reader) runFlag(flag, val string, hasVal bool, loc model.Loc) {
 		w.ReadOnlyRoot = &model.Bool{Value: !hasVal || val == "true", Loc: loc}
 	case "--restart":
 		w.Restart = &model.Str{Value: val, Loc: loc}
+	case "--device":
+		parts := strings.Split(val, ":")
+		target := parts[0]
+		if len(parts) > 1 && parts[1] != "" {
+			target = parts[1]
+		}
+		w.Devices = append(w.Devices, model.Str{Value: target, Loc: loc})
 	}
 }
 

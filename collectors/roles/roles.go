@@ -10,7 +10,8 @@
 //  2. what the format says (a collector's Role: the devcontainer itself, an
 //     agent-sandbox CRD), a sandbox-audit/role label or annotation, the
 //     compose service a devcontainer runs in, another container of an
-//     agent's pod;
+//     agent's pod; a compose service only a build profile starts (a build
+//     definition, the platform's);
 //  3. an image or command that runs an agent CLI or a sandbox runner;
 //  4. a service account that may create pods (unless its name says agent), a
 //     well-known platform image, a DaemonSet, kube-system;
@@ -171,6 +172,41 @@ func Assign(doc *model.Document, sel []Selector, policy string) {
 	initContainers(ws, chosen)
 	judge(doc)
 	reachable(ws)
+	vmHosts(ws)
+}
+
+// vmHosts marks the runners that start virtual machines for the code they
+// run: /dev/kvm given (as a device or a hostPath) to a compose service or
+// pod that is not where the agent itself works (no devcontainer runs in
+// it, no agent CLI runs in it). An emulator in a devcontainer uses KVM
+// too, but there the agent works in the container.
+func vmHosts(ws []model.Workload) {
+	for i := range ws {
+		w := &ws[i]
+		if w.Source != "compose" && w.Source != "kubernetes" || w.Devcontainer != "" || runsAgent(w) {
+			continue
+		}
+		for _, d := range w.Devices {
+			if d.Value == "/dev/kvm" {
+				w.VMHost = &model.Str{Value: "device /dev/kvm", Loc: d.Loc}
+			}
+		}
+		for _, m := range w.Mounts {
+			if w.VMHost == nil && m.Type == "hostPath" && m.Source == "/dev/kvm" {
+				w.VMHost = &model.Str{Value: "hostPath /dev/kvm", Loc: m.Loc}
+			}
+		}
+	}
+}
+
+// runsAgent: one of the workload's own commands runs an agent CLI.
+func runsAgent(w *model.Workload) bool {
+	for _, c := range w.Commands {
+		if !c.OnHost && agentcli.Runs(c.Text) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // reachable marks the container APIs the agent reaches over the network: a
@@ -230,6 +266,9 @@ func decide(w *model.Workload) (string, string) {
 	if w.Source == "devcontainer" {
 		return Agent, "the devcontainer the agent works in"
 	}
+	if why := buildOnly(w); why != "" {
+		return Platform, why
+	}
 	for _, c := range w.Commands {
 		if c.OnHost {
 			continue
@@ -250,6 +289,12 @@ func decide(w *model.Workload) (string, string) {
 		if why := agentImage(w.Image.Value); why != "" {
 			if nameRole == Platform && weakAgentImage(why) {
 				return nameRole, nameWhy
+			}
+			// OpenHands' own server starts the runtimes the agent's
+			// actions run in: an image that only says OpenHands, whose
+			// service account may create pods, is that server.
+			if pods := managesPods(w); pods != "" && nameRole != Agent && strings.HasSuffix(why, " runs OpenHands") {
+				return Platform, pods
 			}
 			return Agent, why
 		}
@@ -276,6 +321,26 @@ func decide(w *model.Workload) (string, string) {
 		}
 	}
 	return Unknown, ""
+}
+
+// buildProfiles are the compose profiles that say a service only builds
+// an image.
+var buildProfiles = words2set("build", "builder", "builds", "build-only", "image", "images", "prebuild")
+
+// buildOnly says why a compose service only builds an image, "" when it
+// may run: every profile it has says build (profiles: [build]), so compose
+// starts it only when that profile is asked for, and the image it builds
+// runs as the sandbox wherever that is started, not here.
+func buildOnly(w *model.Workload) string {
+	if w.Source != "compose" || len(w.Profiles) == 0 {
+		return ""
+	}
+	for _, p := range w.Profiles {
+		if !buildProfiles[strings.ToLower(strings.TrimSpace(p.Value))] {
+			return ""
+		}
+	}
+	return fmt.Sprintf("only the profile %s starts it: a build definition (compose builds its image, the sandbox runs from it elsewhere)", w.Profiles[0].Value)
 }
 
 // k8sKind reads the object kind from a Kubernetes workload's id
@@ -463,11 +528,12 @@ func repoOf(roots []string, file string) string {
 
 // launchesSandboxes: a variable naming the image of the sandboxes a service
 // starts (OpenHands' SANDBOX_RUNTIME_CONTAINER_IMAGE, SANDBOX_IMAGE, a code
-// interpreter's APP_EXECUTOR_IMAGE, RUNNER_IMAGE…) marks an orchestrator,
+// interpreter's APP_EXECUTOR_IMAGE, RUNNER_IMAGE, a remote runtime API's
+// RUNTIME_IMAGE…) marks an orchestrator,
 // not the sandbox.
 func launchesSandboxes(name string) bool {
 	n := strings.ToUpper(name)
-	for _, what := range []string{"SANDBOX", "EXECUTOR", "RUNNER"} {
+	for _, what := range []string{"SANDBOX", "EXECUTOR", "RUNNER", "RUNTIME"} {
 		if i := strings.Index(n, what); i >= 0 && strings.Contains(n[i:], "IMAGE") {
 			return true
 		}

@@ -1,6 +1,7 @@
 package roles
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -125,6 +126,25 @@ func TestAssign(t *testing.T) {
 			want: map[string]got{
 				"compose:c.yml:service": {Platform, false, "it starts the agent's sandboxes (APP_EXECUTOR_IMAGE): a control plane"},
 				"compose:c.yml:node":    {Unknown, false, "nothing marks it as the agent's, and service starts the sandboxes (it names their image in APP_EXECUTOR_IMAGE): the sandboxes are started at run time, not described here (name one in the policy file's sandboxes: to judge it)"},
+			},
+		},
+		{
+			name: "a service only a build profile starts is a build definition, even named sandbox; one behind another profile may run",
+			doc: model.Document{Workloads: []model.Workload{
+				func() model.Workload {
+					w := compose("sandbox-image", "example/sandbox:1")
+					w.Profiles = []model.Str{{Value: "build"}}
+					return w
+				}(),
+				func() model.Workload {
+					w := compose("agent-debug", "example/agent:1")
+					w.Profiles = []model.Str{{Value: "build"}, {Value: "debug"}}
+					return w
+				}(),
+			}},
+			want: map[string]got{
+				"compose:c.yml:sandbox-image": {Platform, false, "only the profile build starts it: a build definition (compose builds its image, the sandbox runs from it elsewhere)"},
+				"compose:c.yml:agent-debug":   {Agent, true, "its name agent-debug says it is the agent's (agent)"},
 			},
 		},
 		{
@@ -274,6 +294,8 @@ func TestAssign(t *testing.T) {
 				may(k8s("Deployment", "default", "worker", "w", "example/worker:1"), "", model.Grant{Verb: "*", Resource: "*", Role: "ClusterRole/cluster-admin"}),
 				// an agent's image wins over its rights: the agent holding them is its finding
 				may(k8s("Pod", "default", "runner", "r", "example/claude-code:1"), "", model.Grant{Verb: "create", Resource: "pods", Role: "Role/spawn"}),
+				// but OpenHands' name with those rights is its server, which starts the runtimes
+				may(k8s("Deployment", "default", "remote", "api", "ghcr.io/example/openhands-remote:2"), "rt", model.Grant{Verb: "create", Resource: "pods", Role: "ClusterRole/runtimes"}),
 				compose("k3s", "rancher/k3s:v1.29.7-k3s1"),
 				// a platform name outweighs an image that only says sandbox
 				compose("claude-sandbox-egress", "x/coding-agent-sandbox-mitm:1"),
@@ -285,6 +307,7 @@ func TestAssign(t *testing.T) {
 				"k8s:Deployment/ops/sre/main":         {Unknown, false, "nothing marks it as the agent's, and lucas-agent/main is"},
 				"k8s:Deployment/ops/lucas-agent/main": {Agent, true, "its name lucas-agent/main says it is the agent's (agent)"},
 				"k8s:Pod/default/runner/r":            {Agent, true, "its image example/claude-code runs Claude Code"},
+				"k8s:Deployment/default/remote/api":   {Platform, false, "its service account rt may create pods (ClusterRole/runtimes): it starts the sandboxes, a control plane"},
 				"compose:c.yml:k3s":                   {Platform, false, "its image rancher/k3s is a Kubernetes node (k3s): the pods it runs are judged by their own specs"},
 				"compose:c.yml:claude-sandbox-egress": {Platform, false, "its name claude-sandbox-egress says it is a platform service (egress)"},
 				"compose:c.yml:key-manager":           {Platform, false, "its name key-manager says it is a platform service (manager)"},
@@ -477,5 +500,44 @@ func TestBesideUnnamedAgent(t *testing.T) {
 	w := doc.Workloads[1]
 	if w.Judged || w.RoleReason != "nothing marks it as the agent's, and the devcontainer of .devcontainer/devcontainer.json is" {
 		t.Errorf("judged %v, reason %q", w.Judged, w.RoleReason)
+	}
+}
+
+// A runner given /dev/kvm starts microVMs for the code it runs; a service
+// that runs the agent CLI itself, or that a devcontainer runs in, is where
+// the agent works, KVM or not.
+func TestVMHosts(t *testing.T) {
+	kvm := []model.Str{{Value: "/dev/kvm", Loc: model.Loc{File: "c.yml", Line: 7}}}
+	doc := model.Document{Workloads: []model.Workload{
+		{ID: "compose:c.yml:runner", Source: "compose", Name: "sandbox-runner", Loc: model.Loc{File: "c.yml"}, Devices: kvm},
+		{ID: "compose:c.yml:agent", Source: "compose", Name: "agent", Loc: model.Loc{File: "c.yml"}, Devices: kvm,
+			Commands: []model.Command{{Phase: "command", Text: "claude -p task"}}},
+		{ID: "compose:c.yml:dev", Source: "compose", Name: "dev", Loc: model.Loc{File: "c.yml"}, Devices: kvm, Devcontainer: ".devcontainer/devcontainer.json"},
+		{ID: "compose:c.yml:fuse", Source: "compose", Name: "fuse", Loc: model.Loc{File: "c.yml"}, Devices: []model.Str{{Value: "/dev/fuse"}}},
+		{ID: "k8s:Deployment/d/vm/vm", Source: "kubernetes", Name: "vm/vm", Loc: model.Loc{File: "k.yaml"},
+			Mounts: []model.Mount{{Type: "hostPath", Source: "/dev/kvm", Target: "/dev/kvm", Loc: model.Loc{File: "k.yaml", Line: 20}}}},
+	}}
+	Assign(&doc, nil, "")
+	got := map[string]string{}
+	for _, w := range doc.Workloads {
+		if w.VMHost != nil {
+			got[w.ID] = fmt.Sprintf("%s@%d", w.VMHost.Value, w.VMHost.Line)
+		}
+	}
+	want := map[string]string{"compose:c.yml:runner": "device /dev/kvm@7", "k8s:Deployment/d/vm/vm": "hostPath /dev/kvm@20"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("vm hosts (-want +got):\n%s", diff)
+	}
+}
+
+func TestLaunchesSandboxes(t *testing.T) {
+	for name, want := range map[string]bool{
+		"SANDBOX_RUNTIME_CONTAINER_IMAGE": true, "APP_EXECUTOR_IMAGE": true, "RUNNER_IMAGE": true,
+		"RUNTIME_IMAGE": true, "default_runtime_image": true,
+		"RUNTIME": false, "NODE_RUNTIME_VERSION": false, "IMAGE_RUNTIME": false, "IMAGE_TAG": false, "SANDBOX": false,
+	} {
+		if got := launchesSandboxes(name); got != want {
+			t.Errorf("launchesSandboxes(%q) = %v, want %v", name, got, want)
+		}
 	}
 }

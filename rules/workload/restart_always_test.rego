@@ -33,3 +33,10 @@ test_kubernetes_quiet if {
 test_empty_input_quiet if {
 	count(restart_always.deny) == 0 with input as {}
 }
+
+# A runner of microVMs is a long-lived service by design: quiet.
+test_vm_host_quiet if {
+	w := {"source": "compose", "name": "runner", "restart": {"value": "always", "file": "c.yml", "line": 4}}
+	count(restart_always.deny) == 1 with input as {"workloads": [w]}
+	count(restart_always.deny) == 0 with input as {"workloads": [object.union(w, {"vm_host": {"value": "device /dev/kvm", "file": "c.yml", "line": 6}})]}
+}

@@ -11,7 +11,8 @@
 #   machine) and running Docker containers (docker://) whose runtime is
 #   unset or a known shared-kernel runtime (runc, crun, youki, nvidia);
 #   gVisor, Kata, Firecracker and Sysbox, and runtime class names it cannot
-#   classify, stay quiet.
+#   classify, stay quiet, and so does a runner given /dev/kvm that no agent
+#   works in itself (vm_host): the code it runs is in its microVMs.
 # related_resources:
 #   - ref: https://kubernetes.io/docs/concepts/containers/runtime-class/
 #     description: Kubernetes — RuntimeClass selects a sandboxed runtime per pod
@@ -35,13 +36,17 @@ import data.lib.workload as wl
 
 shared := {"runc", "crun", "youki", "nvidia", "io.containerd.runc.v1", "io.containerd.runc.v2", "default"}
 
-applies(w) if object.get(w, "source", "") in {"kubernetes", "docker"}
+applies(w) if {
+	object.get(w, "source", "") in {"kubernetes", "docker"}
+	not w.vm_host
+}
 
 # A compose file a devcontainer runs in is a developer's machine, as a
 # devcontainer alone is: the kernel a laptop's Docker shares is its own VM.
 applies(w) if {
 	w.source == "compose"
 	not w.file in devcontainer_compose_files
+	not w.vm_host
 }
 
 # The compose files a devcontainer runs in (worked out once per scan).

@@ -67,3 +67,16 @@ test_overlay_fragment_without_runtime_quiet if {
 		"runtime": {"value": "runc", "file": "compose.claude.yml", "line": 4},
 	}]}
 }
+
+# A runner given /dev/kvm runs the code in its microVMs: quiet, in compose
+# and Kubernetes alike. The same service without the device fires.
+test_vm_host_quiet if {
+	vm := {"value": "device /dev/kvm", "file": "compose.yaml", "line": 9}
+	count(shared_kernel_runtime.deny) == 0 with input as {"workloads": [
+		{"source": "compose", "name": "runner", "file": "compose.yaml", "line": 3, "vm_host": vm},
+		{"source": "kubernetes", "name": "runner", "file": "k.yaml", "line": 3, "vm_host": vm},
+	]}
+	count(shared_kernel_runtime.deny) == 1 with input as {"workloads": [
+		{"source": "compose", "name": "runner", "file": "compose.yaml", "line": 3},
+	]}
+}
