@@ -25,9 +25,10 @@ import (
 var modelEnv = map[string][]string{
 	// CLAUDE_ACCESS_TOKEN, _REFRESH_TOKEN and _EXPIRES_AT are a Claude
 	// subscription's login, which forks of claude-code-action take as
-	// inputs (claude_access_token…).
+	// inputs (claude_access_token…); CLAUDE_API_KEY is the name projects
+	// give an Anthropic key.
 	"claude-code": {"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_FOUNDRY_API_KEY", "AWS_BEARER_TOKEN_BEDROCK",
-		"CLAUDE_ACCESS_TOKEN", "CLAUDE_REFRESH_TOKEN", "CLAUDE_EXPIRES_AT"},
+		"CLAUDE_ACCESS_TOKEN", "CLAUDE_REFRESH_TOKEN", "CLAUDE_EXPIRES_AT", "CLAUDE_API_KEY"},
 	"codex":   {"OPENAI_API_KEY", "CODEX_API_KEY", "AZURE_OPENAI_API_KEY"},
 	"gemini":  {"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_CLOUD_ACCESS_TOKEN"},
 	"qwen":    {"DASHSCOPE_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY"},

@@ -48,6 +48,8 @@ model_key(name) if upper(name) in {
 	"MISTRAL_API_KEY", "GROQ_API_KEY", "XAI_API_KEY", "OPENCODE_API_KEY",
 	# a Codex image's login token, NVIDIA NIM's model key
 	"CODEX_ACCESS_TOKEN", "NVIDIA_API_KEY",
+	# the names projects give an Anthropic key, OpenHands' model key
+	"CLAUDE_API_KEY", "LLM_API_KEY",
 }
 
 # inbound_credential(name): the variable holds the password of a server
@@ -57,4 +59,16 @@ model_key(name) if upper(name) in {
 inbound_credential(name) if upper(name) in {
 	"TTYD_PASS", "TTYD_PASSWORD", "TTYD_CREDENTIAL", "VNC_PASSWORD", "VNC_PW", "VNC_PASSWD",
 	"JUPYTER_TOKEN", "JUPYTER_PASSWORD",
+}
+
+# app_own_secret(name): the variable holds the key a web application in
+# the sandbox signs its own sessions or tokens with, or encrypts its own
+# data with (JWT_SECRET, SESSION_SECRET, NEXTAUTH_SECRET, SECRET_KEY_BASE):
+# it opens that application, which runs there, and no account elsewhere.
+# A vendor's name in front (SUPABASE_JWT_SECRET) is that vendor's key.
+app_own_secret(name) if upper(name) in {
+	"JWT_SECRET", "JWT_SECRET_KEY", "JWT_SIGNING_KEY", "JWT_KEY", "SESSION_SECRET", "SESSION_KEY",
+	"SESSION_SECRET_KEY", "COOKIE_SECRET", "NEXTAUTH_SECRET", "AUTH_SECRET", "BETTER_AUTH_SECRET",
+	"CSRF_SECRET", "SECRET_KEY", "SECRET_KEY_BASE", "APP_KEY", "APP_SECRET", "DJANGO_SECRET_KEY",
+	"FLASK_SECRET_KEY", "ENCRYPTION_KEY",
 }

@@ -45,3 +45,17 @@ test_codex_login_and_nim_key_are_model_keys if {
 	count(agent_model_key_forwarded.deny) == 2 with input as inp
 	count(host_secret_forwarded.deny) == 0 with input as inp
 }
+
+# The names projects give an Anthropic key (CLAUDE_API_KEY) and OpenHands'
+# model key (LLM_API_KEY) are model credentials, not other host secrets.
+test_claude_and_llm_keys_are_model_keys if {
+	inp := {"workloads": [{
+		"source": "compose", "name": "agent", "judged": true,
+		"env": [
+			{"name": "CLAUDE_API_KEY", "from_host": "CLAUDE_API_KEY", "sensitive_name": true, "file": "c.yml", "line": 4},
+			{"name": "LLM_API_KEY", "from_host": "LLM_API_KEY", "sensitive_name": true, "file": "c.yml", "line": 5},
+		],
+	}]}
+	count(agent_model_key_forwarded.deny) == 2 with input as inp
+	count(host_secret_forwarded.deny) == 0 with input as inp
+}

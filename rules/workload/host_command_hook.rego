@@ -5,7 +5,11 @@
 #   initializeCommand runs on the developer's machine or the runner, with the
 #   user's own rights and credentials, before any container exists. Whoever can
 #   change the repository's configuration (including an agent that commits to
-#   it) can run code outside the sandbox the next time it is opened.
+#   it) can run code outside the sandbox the next time it is opened. A
+#   command that only makes directories or files, prints or tests (mkdir -p
+#   ~/.claude for a bind mount's source) runs nothing the repository holds
+#   and is not reported: the writable configuration itself is
+#   workspace-hooks-writable's.
 # related_resources:
 #   - ref: https://containers.dev/implementors/json_reference/#lifecycle-scripts
 #     description: Dev Container metadata reference — initializeCommand runs on the host machine
@@ -29,6 +33,7 @@ deny contains f if {
 	some w in wl.judged_workloads
 	some c in w.commands
 	object.get(c, "on_host", false) == true
+	not inert(object.get(c, "text", ""))
 	f := sa.finding(
 		rego.metadata.chain(), c,
 		sprintf("%s runs its %s command on the host, outside the sandbox", [wl.label(w), phase(c)]),
@@ -38,3 +43,21 @@ deny contains f if {
 phase(c) := c.phase if {
 	object.get(c, "phase", "") != ""
 } else := "lifecycle"
+
+# inert(text): the command only makes directories or files, prints or tests
+# (mkdir -p ~/.claude so a bind mount has a source): it runs no program or
+# script the repository holds, and writes nothing into a file. An agent that
+# can edit the configuration could add any command in its place, and
+# workspace-hooks-writable reports that; this hook adds nothing to it.
+inert(text) if {
+	t := trim_space(text)
+	t != ""
+	not regex.match("[$][(]|[`<>|]", t)
+	every part in regex.split(`\s*(?:&&|;|\n)\s*`, t) {
+		_inert_part(trim_space(part))
+	}
+}
+
+_inert_part("")
+
+_inert_part(part) if split(part, " ")[0] in {"mkdir", "touch", "echo", "true", ":", "test", "["}

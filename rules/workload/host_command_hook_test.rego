@@ -32,3 +32,22 @@ test_hardened_quiet if {
 test_empty_input_quiet if {
 	count(host_command_hook.deny) == 0 with input as {}
 }
+
+# Making the directories a bind mount needs runs nothing of the repository's:
+# quiet. A script, a redirection or a command substitution beside it fires.
+test_inert_command_quiet if {
+	inert := ["mkdir -p ${localEnv:HOME}/.claude", "mkdir -p a b && touch c/.keep; echo ready"]
+	live := ["mkdir -p x && ./scripts/prepare.sh", "echo $(gh auth token)", "echo ok > ~/.bashrc", "bash .devcontainer/init.sh", "test -d x || make init"]
+	every t in inert {
+		count(host_command_hook.deny) == 0 with input as {"workloads": [{
+			"source": "devcontainer", "name": "dev",
+			"commands": [{"phase": "initialize", "on_host": true, "text": t, "file": dc, "line": 4}],
+		}]}
+	}
+	every t in live {
+		count(host_command_hook.deny) == 1 with input as {"workloads": [{
+			"source": "devcontainer", "name": "dev",
+			"commands": [{"phase": "initialize", "on_host": true, "text": t, "file": dc, "line": 4}],
+		}]}
+	}
+}

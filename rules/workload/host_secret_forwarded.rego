@@ -11,7 +11,11 @@
 #   credential into the workspace the container mounts (gh auth token >
 #   .devcontainer/.env, cp ~/.aws/credentials .devcontainer/). The password
 #   of a server in the sandbox that guards the way in to it (ttyd's web
-#   terminal, VNC, Jupyter) is not counted: it opens nothing beyond it.
+#   terminal, VNC, Jupyter) is not counted: it opens nothing beyond it; nor
+#   is the key a web application there signs its own sessions with
+#   (JWT_SECRET, SESSION_SECRET, NEXTAUTH_SECRET), nor a reference whose
+#   default is guessable (${JWT_SECRET:-change-me}): a setting that works
+#   unset, whose default weak-default-password reports.
 # related_resources:
 #   - ref: https://containers.dev/implementors/json_reference/#variables-in-devcontainerjson
 #     description: Dev Container metadata reference — ${localEnv} copies host variables
@@ -41,7 +45,10 @@ sensitive(e) if object.get(e, "host_sensitive", false) == true
 # The agent's own model credential is agent-model-key-forwarded's, at its
 # own severity: the agent needs it. The password of a server in the
 # sandbox that guards the way in (TTYD_PASS of the agent's web terminal)
-# opens nothing beyond it.
+# opens nothing beyond it, nor does the key an application there signs its
+# own sessions with (JWT_SECRET). A reference whose default is guessable
+# (${JWT_SECRET:-change-me}) is a setting that works unset: the default is
+# weak-default-password's.
 
 deny contains f if {
 	some w in wl.judged_workloads
@@ -50,6 +57,8 @@ deny contains f if {
 	sensitive(e)
 	not sa.model_key(object.get(e, "name", ""))
 	not sa.inbound_credential(object.get(e, "name", ""))
+	not sa.app_own_secret(object.get(e, "name", ""))
+	not object.get(e, "weak", false) == true
 	f := sa.finding(
 		rego.metadata.chain(), e,
 		sprintf("%s forwards the host's %s into %s", [wl.label(w), e.from_host, object.get(e, "name", "?")]),

@@ -51,6 +51,23 @@ test_inbound_server_password_quiet if {
 	f.line == 9
 }
 
+# The app's own session key, and a secret whose default is a placeholder,
+# are the application's settings: quiet. A vendor's JWT secret under its
+# own name (SUPABASE_JWT_SECRET) opens that vendor's project: it fires.
+test_app_own_and_weak_default_quiet if {
+	fs := host_secret_forwarded.deny with input as {"workloads": [{
+		"source": "compose", "name": "app",
+		"env": [
+			{"name": "JWT_SECRET", "from_host": "JWT_SECRET", "sensitive_name": true, "host_sensitive": true, "file": "compose.yaml", "line": 8},
+			{"name": "DB_PASSWORD", "from_host": "DB_PASSWORD", "sensitive_name": true, "host_sensitive": true, "weak": true, "file": "compose.yaml", "line": 9},
+			{"name": "SUPABASE_JWT_SECRET", "from_host": "SUPABASE_JWT_SECRET", "sensitive_name": true, "host_sensitive": true, "file": "compose.yaml", "line": 10},
+		],
+	}]}
+	count(fs) == 1
+	some f in fs
+	f.line == 10
+}
+
 test_hardened_quiet if {
 	count(host_secret_forwarded.deny) == 0 with input as {"workloads": [{
 		"source": "compose", "name": "agent",

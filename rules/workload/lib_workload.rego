@@ -9,10 +9,17 @@ import data.lib.sa
 # workload that mounts one from the host controls the host's containers.
 runtime_sockets := {"docker.sock", "containerd.sock", "crio.sock", "podman.sock", "buildkitd.sock", "dockershim.sock"}
 
-# runtime_socket(m): the runtime socket mount m brings in, if any.
+# runtime_socket(m): the runtime socket mount m brings in, if any: a
+# source that is one, or a host path or variable bound where a client looks
+# for one (${DOCKER_SOCKET}:/var/run/docker.sock, Docker Desktop's
+# /var/run/docker.sock.raw).
 runtime_socket(m) := s if {
 	some s in runtime_sockets
 	endswith(m.source, s)
+} else := s if {
+	object.get(m, "type", "") in {"bind", "hostPath"}
+	some s in runtime_sockets
+	endswith(object.get(m, "target", ""), s)
 }
 
 # A devcontainer that runs in a compose service and that service, both

@@ -49,3 +49,17 @@ test_reachable_runtime_api_is_a_finding if {
 	f.category == "posture"
 	contains(f.message, "the agent (compose service agent) reaches its API")
 }
+
+# A variable or another host path bound where clients look for the socket
+# is the socket; a named volume there is not.
+test_bound_at_socket_path_fires if {
+	fs := runtime_socket_mounted.deny with input as {"workloads": [{
+		"name": "worker",
+		"mounts": [
+			{"type": "bind", "source": "${DOCKER_SOCKET}", "target": "/var/run/docker.sock", "file": "compose.yaml", "line": 7},
+			{"type": "bind", "source": "/var/run/docker.sock.raw", "target": "/var/run/docker.sock", "file": "compose.yaml", "line": 8},
+			{"type": "volume", "source": "sock", "target": "/var/run/docker.sock", "file": "compose.yaml", "line": 9},
+		],
+	}]}
+	{f.line | some f in fs} == {7, 8}
+}
