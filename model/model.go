@@ -530,6 +530,11 @@ type Agent struct {
 	Scope   string `json:"scope"`   // project | local | user | managed
 	Profile string `json:"profile"` // Codex profile name, "" for top level
 	Loc
+	// Workload is the id of the container whose command starts the agent
+	// (a compose service's command, a script's docker run), "" when a
+	// settings file or a workflow speaks for it: there the container is the
+	// sandbox, judged by the workload rules.
+	Workload string `json:"workload,omitempty"`
 	// SandboxEnabled: is the agent's own command sandbox on (nil: not set).
 	SandboxEnabled   *Bool `json:"sandbox_enabled,omitempty"`
 	SandboxMode      *Str  `json:"sandbox_mode,omitempty"` // codex sandbox_mode, gemini tools.sandbox, cursor type

@@ -47,9 +47,12 @@ speaks := {
 	"github:review": ["review"],
 	"github:credentials": ["credentials"],
 	"github:network": ["network"],
-	# a firewall script restricts egress; its sudo grants are read from the
-	# Dockerfile and devcontainer, not from it
+	# a firewall script a workload runs, not read: it restricts egress; its
+	# sudo grants are read from the Dockerfile and devcontainer, not from it
 	"firewall": ["network"],
+	# a shell script that did not parse: it may program the firewall, start
+	# the agent's container (docker run) or the agent with approval bypassed
+	"script": all,
 	"live:network": ["network"],
 	"live:credentials": ["credentials"],
 	"live:root": ["disposable", "network", "credentials"],

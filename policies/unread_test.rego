@@ -37,6 +37,7 @@ test_each_format_speaks_to_its_properties if {
 	want := {
 		"gitconfig": {"credentials"},
 		"firewall": {"network"},
+		"script": {"disposable", "network", "credentials", "review"},
 		"dockerfile": {"disposable", "credentials", "review"},
 		"mcp": {"network", "credentials", "review"},
 		"compose": {"disposable", "network", "credentials"},

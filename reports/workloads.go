@@ -89,7 +89,8 @@ func roleCounts(m map[string]int) string {
 
 // workloadName names a workload as the findings do.
 func workloadName(w Workload) string {
-	kind := map[string]string{"compose": "compose service", "kubernetes": "Kubernetes container", "devcontainer": "devcontainer"}[w.Source]
+	kind := map[string]string{"compose": "compose service", "kubernetes": "Kubernetes container", "devcontainer": "devcontainer",
+		"docker": "running container", "script": "container a script starts"}[w.Source]
 	if kind == "" {
 		kind = "workload"
 	}

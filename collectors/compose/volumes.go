@@ -5,6 +5,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/oci"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
@@ -83,15 +84,10 @@ func sourceType(src string) string {
 	switch {
 	case src == "":
 		return "volume"
-	case strings.ContainsAny(src[:1], "/.~$\\"), isDrive(src):
+	case strings.ContainsAny(src[:1], "/.~$\\"), oci.IsDrive(src):
 		return "bind"
 	}
 	return "volume"
-}
-
-func isDrive(s string) bool {
-	return len(s) >= 3 && s[1] == ':' && (s[2] == '\\' || s[2] == '/') &&
-		(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z')
 }
 
 // splitVolume splits the short syntax at colons that are not part of a
@@ -108,7 +104,7 @@ func splitVolume(v string) (src, dst, mode string) {
 				depth--
 			}
 		case ':':
-			if depth > 0 || (i == start+1 && isDrive(v[start:])) {
+			if depth > 0 || (i == start+1 && oci.IsDrive(v[start:])) {
 				continue
 			}
 			parts = append(parts, v[start:i])

@@ -134,7 +134,7 @@ func (r *reader) read(obj *hujson.Object) {
 			r.mounts(v)
 		case "workspaceMount":
 			if s := r.str(v); s != nil && s.Value != "" {
-				r.addMount(parseMountSpec(s.Value), s.Loc)
+				r.addMount(oci.ParseMountSpec(s.Value), s.Loc)
 				ws := r.w.Mounts[len(r.w.Mounts)-1]
 				r.workspaceMount = &ws
 			}
@@ -311,11 +311,7 @@ func (r *reader) finish() {
 
 // privileged keeps the strongest setting: the container is privileged when
 // any source (property, runArgs, a feature) asks for it.
-func (r *reader) privileged(b bool, loc model.Loc) {
-	if p := r.w.Privileged; p == nil || (!p.Value && b) {
-		r.w.Privileged = &model.Bool{Value: b, Loc: loc}
-	}
-}
+func (r *reader) privileged(b bool, loc model.Loc) { oci.Privileged(&r.w, b, loc) }
 
 func (r *reader) capAdd(v *hujson.Value) {
 	if s := r.str(v); s != nil && strings.TrimSpace(s.Value) != "" {
@@ -326,26 +322,7 @@ func (r *reader) capAdd(v *hujson.Value) {
 
 // securityOpt keeps the option as written and derives seccomp=unconfined
 // and no-new-privileges.
-func (r *reader) securityOpt(o *model.Str) {
-	if o == nil {
-		return
-	}
-	r.w.SecurityOpt = append(r.w.SecurityOpt, *o)
-	key, val := o.Value, ""
-	if i := strings.IndexAny(o.Value, ":="); i >= 0 {
-		key, val = o.Value[:i], o.Value[i+1:]
-	}
-	switch strings.ToLower(key) {
-	case "seccomp":
-		if val == "unconfined" {
-			r.w.Seccomp = &model.Str{Value: "unconfined", Loc: o.Loc}
-		}
-	case "no-new-privileges":
-		if val == "" || val == "true" {
-			r.w.AllowPrivEsc = &model.Bool{Value: false, Loc: o.Loc}
-		}
-	}
-}
+func (r *reader) securityOpt(o *model.Str) { oci.SecurityOpt(&r.w, o) }
 
 // env records a variable: whether it forwards a host variable and whether
 // its literal value is a credential, never the value.

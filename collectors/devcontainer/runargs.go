@@ -16,15 +16,6 @@ type arg struct {
 	loc model.Loc
 }
 
-// valueFlags take a value, inline (--flag=v) or as the next argument.
-var valueFlags = map[string]bool{
-	"--cap-add": true, "--cap-drop": true, "--security-opt": true, "--network": true, "--net": true,
-	"--pid": true, "--ipc": true, "-v": true, "--volume": true, "--mount": true, "--runtime": true,
-	"-e": true, "--env": true, "--env-file": true, "-u": true, "--user": true, "-p": true, "--publish": true,
-	"--restart": true, "--name": true, "-l": true, "--label": true, "-w": true, "--workdir": true,
-	"--device": true, "--add-host": true, "--userns": true, "--uts": true, "--hostname": true, "-h": true,
-}
-
 // runArgs interprets the docker run options that change isolation. Unknown
 // options are skipped; "--flag value" written as one element is accepted.
 func (r *reader) runArgs(v *hujson.Value) {
@@ -42,90 +33,20 @@ func (r *reader) runArgs(v *hujson.Value) {
 		args = append(args, arg{s, loc})
 	}
 	for i := 0; i < len(args); i++ {
-		flag, val, hasVal := splitFlag(args[i].s)
+		flag, val, hasVal := oci.SplitRunFlag(args[i].s)
 		if flag == "" {
 			continue
 		}
 		loc := args[i].loc
-		if !hasVal && valueFlags[flag] && i+1 < len(args) {
+		if !hasVal && oci.RunTakesValue(flag) && i+1 < len(args) {
 			i++
 			val, hasVal = args[i].s, true
 		}
-		r.runFlag(flag, val, hasVal, loc)
-	}
-}
-
-// splitFlag splits "--flag=value", "-eKEY=V" and "-e" into name and value.
-func splitFlag(s string) (flag, val string, hasVal bool) {
-	switch {
-	case strings.HasPrefix(s, "--"):
-		flag, val, hasVal = strings.Cut(s, "=")
-		return flag, val, hasVal
-	case strings.HasPrefix(s, "-") && len(s) >= 2:
-		if len(s) > 2 {
-			return s[:2], strings.TrimPrefix(s[2:], "="), true
-		}
-		return s, "", false
-	}
-	return "", "", false
-}
-
-func (r *reader) runFlag(flag, val string, hasVal bool, loc model.Loc) {
-	if valueFlags[flag] && val == "" {
-		return // "--cap-add" as the last argument: docker would refuse it
-	}
-	w := &r.w
-	switch flag {
-	case "--privileged":
-		r.privileged(!hasVal || val == "true", loc)
-	case "--cap-add":
-		w.CapAdd = append(w.CapAdd, model.Str{Value: oci.Cap(val), Loc: loc})
-	case "--cap-drop":
-		w.CapDrop = append(w.CapDrop, model.Str{Value: oci.Cap(val), Loc: loc})
-	case "--security-opt":
-		r.securityOpt(&model.Str{Value: val, Loc: loc})
-	case "--network", "--net":
-		w.NetworkMode = &model.Str{Value: val, Loc: loc}
-		switch val {
-		case "host":
-			w.HostNetwork = &model.Bool{Value: true, Loc: loc}
-		case "none":
-			w.Egress = &model.Egress{Restricted: true, By: "runArgs " + flag + "=none", Loc: loc}
-		}
-	case "--pid":
-		if val == "host" {
-			w.HostPID = &model.Bool{Value: true, Loc: loc}
-		}
-	case "--ipc":
-		if val == "host" {
-			w.HostIPC = &model.Bool{Value: true, Loc: loc}
-		}
-	case "-v", "--volume":
-		r.addMount(parseVolume(val), loc)
-	case "--mount":
-		r.addMount(parseMountSpec(val), loc)
-	case "--runtime":
-		w.Runtime = &model.Str{Value: oci.Runtime(val), Loc: loc}
-	case "-e", "--env":
-		name, value, ok := strings.Cut(val, "=")
-		r.env("runArgs", name, value, ok, loc)
-	case "--env-file":
-		w.EnvFiles = append(w.EnvFiles, model.Str{Value: val, Loc: loc})
-	case "-u", "--user":
-		r.runUser = &model.Str{Value: val, Loc: loc}
-	case "-p", "--publish":
-		w.Ports = append(w.Ports, model.Str{Value: val, Loc: loc})
-	case "--read-only":
-		w.ReadOnlyRoot = &model.Bool{Value: !hasVal || val == "true", Loc: loc}
-	case "--restart":
-		w.Restart = &model.Str{Value: val, Loc: loc}
-	case "--device":
-		parts := strings.Split(val, ":")
-		target := parts[0]
-		if len(parts) > 1 && parts[1] != "" {
-			target = parts[1]
-		}
-		w.Devices = append(w.Devices, model.Str{Value: target, Loc: loc})
+		oci.ApplyRunFlag(&r.w, flag, val, hasVal, loc, oci.RunHooks{
+			Env:  func(name, value string, hasValue bool, loc model.Loc) { r.env("runArgs", name, value, hasValue, loc) },
+			User: func(u *model.Str) { r.runUser = u },
+			By:   "runArgs ",
+		})
 	}
 }
 
@@ -134,7 +55,7 @@ func (r *reader) mounts(v *hujson.Value) {
 	for _, e := range elems(v) {
 		loc := r.loc(e.StartOffset)
 		if s, ok := str(e); ok {
-			r.addMount(parseMountSpec(s), loc)
+			r.addMount(oci.ParseMountSpec(s), loc)
 			continue
 		}
 		var m model.Mount
@@ -156,80 +77,7 @@ func (r *reader) mounts(v *hujson.Value) {
 	}
 }
 
-func (r *reader) addMount(m model.Mount, loc model.Loc) {
-	if m.Target == "" && m.Source == "" {
-		return
-	}
-	// Host paths and named volumes outlive the container (named volumes
-	// survive rebuilds); tmpfs does not.
-	m.Persistent = m.Type == "bind" || m.Type == "volume"
-	m.Loc = loc
-	r.w.Mounts = append(r.w.Mounts, m)
-}
-
-// parseMountSpec reads docker's --mount syntax:
-// type=bind,source=/a,target=/b,readonly.
-func parseMountSpec(s string) model.Mount {
-	m := model.Mount{Type: "volume"}
-	for _, field := range strings.Split(s, ",") {
-		k, v, hasV := strings.Cut(strings.TrimSpace(field), "=")
-		switch strings.ToLower(k) {
-		case "type":
-			m.Type = v
-		case "source", "src":
-			m.Source = v
-		case "target", "destination", "dst":
-			m.Target = v
-		case "readonly", "ro":
-			m.ReadOnly = !hasV || v == "true" || v == "1"
-		}
-	}
-	return m
-}
-
-// parseVolume reads -v src:dst[:opts], not splitting inside ${…}
-// (${localEnv:HOME}) or after a Windows drive letter.
-func parseVolume(s string) model.Mount {
-	var parts []string
-	start, depth := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '{':
-			depth++
-		case '}':
-			if depth > 0 {
-				depth--
-			}
-		case ':':
-			if depth > 0 || (i == start+1 && isDrive(s[start:])) {
-				continue
-			}
-			parts = append(parts, s[start:i])
-			start = i + 1
-		}
-	}
-	parts = append(parts, s[start:])
-	if len(parts) == 1 {
-		return model.Mount{Type: "volume", Target: parts[0]}
-	}
-	m := model.Mount{Source: parts[0], Target: parts[1], Type: "volume"}
-	if src := m.Source; src != "" && (strings.ContainsAny(src[:1], "/.~$\\") || isDrive(src)) {
-		m.Type = "bind"
-	}
-	if len(parts) > 2 {
-		for _, o := range strings.Split(parts[2], ",") {
-			if o == "ro" {
-				m.ReadOnly = true
-			}
-		}
-	}
-	return m
-}
-
-func isDrive(s string) bool {
-	return len(s) >= 3 && s[1] == ':' && (s[2] == '\\' || s[2] == '/') &&
-		(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z')
-}
+func (r *reader) addMount(m model.Mount, loc model.Loc) { oci.AddMount(&r.w, m, loc) }
 
 // features records each feature id without its version, and what the two
 // Docker features do to the container although the file does not say it:

@@ -1,10 +1,11 @@
-// Package firewall reads the firewall scripts of a repository — shell
-// scripts that program iptables, ip6tables, nft, ipset or ufw, the pattern
-// of Anthropic's reference Claude Code devcontainer (init-firewall.sh) — and
-// joins them to the workloads whose lifecycle commands or entrypoints run
-// them. A script is read, never run: the egress it sets up is "restricted
-// by script, unverified", with the exceptions that name no destination
-// listed as holes.
+// Package firewall reads a repository's shell scripts: the firewall scripts
+// among them — scripts that program iptables, ip6tables, nft, ipset or ufw,
+// the pattern of Anthropic's reference Claude Code devcontainer
+// (init-firewall.sh) — joined to the workloads whose lifecycle commands or
+// entrypoints run them, and the containers a script starts with docker run
+// (a launcher script's agent container). A script is read, never run: the
+// egress it sets up is "restricted by script, unverified", with the
+// exceptions that name no destination listed as holes.
 package firewall
 
 import (
@@ -34,19 +35,21 @@ var (
 func New() Collector { return Collector{} }
 
 // Name implements collectors.Collector.
-func (Collector) Name() string { return "firewall" }
+func (Collector) Name() string { return "script" }
 
-// Match accepts shell scripts (.sh, .bash) inside a .devcontainer
-// directory, where lifecycle commands find their scripts, and shell
-// scripts anywhere whose name says they set up a firewall or egress
-// filter. Match decides by name, so a firewall script elsewhere under
-// another name is not read: the workload that runs it keeps an egress
-// control that was not read, never a restricted one.
+// Match accepts shell scripts (.sh, .bash).
 func (Collector) Match(p string) bool {
 	base := strings.ToLower(path.Base(p))
-	if !strings.HasSuffix(base, ".sh") && !strings.HasSuffix(base, ".bash") {
-		return false
-	}
+	return strings.HasSuffix(base, ".sh") || strings.HasSuffix(base, ".bash")
+}
+
+// devcontainerScript: a script inside a .devcontainer directory, where
+// lifecycle commands find their scripts, or one whose name says it sets up
+// a firewall or egress filter. An agent such a script starts runs in the
+// sandbox; one a script elsewhere starts on its own machine is no
+// sandbox's setting and is left out.
+func devcontainerScript(p string) bool {
+	base := strings.ToLower(path.Base(p))
 	for _, dir := range strings.Split(path.Dir(p), "/") {
 		if dir == ".devcontainer" {
 			return true
@@ -60,8 +63,8 @@ func (Collector) Match(p string) bool {
 	return false
 }
 
-// Collect parses one script; a script that programs no packet filter adds
-// nothing.
+// Collect parses one script; a script that programs no packet filter,
+// runs no script and starts no container adds nothing.
 func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.Document) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("collect firewall script: %w", err)
@@ -70,6 +73,11 @@ func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.
 		return &collectors.ParseError{Line: 1 + bytes.Count(data[:bytes.IndexByte(data, 0)], []byte("\n")), Err: errors.New("binary data, not a shell script")}
 	}
 	calls, err := shell.Calls(data, 1)
+	if err != nil && !devcontainerScript(p) && !startsContainers(data) {
+		// A script of another shell (zsh, fish) that neither sets up a
+		// sandbox nor starts one: nothing of the sandbox is lost.
+		return nil
+	}
 	if err != nil {
 		var le *shell.LineError
 		if errors.As(err, &le) {
@@ -83,7 +91,16 @@ func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.
 	if runs, sudo := shell.ScriptsOf(calls); len(runs) > 0 || shell.RunsArgs(calls) > 0 {
 		doc.Scripts = append(doc.Scripts, model.Script{Loc: model.Loc{File: p, Line: 1}, Runs: runs, SudoRuns: sudo, ArgsLine: shell.RunsArgs(calls)})
 	}
-	doc.Agents = append(doc.Agents, scriptAgents(p, calls)...)
+	if devcontainerScript(p) {
+		doc.Agents = append(doc.Agents, scriptAgents(p, calls)...)
+	}
+	for _, r := range dockerRuns(p, calls) {
+		doc.Workloads = append(doc.Workloads, r.w)
+		doc.Credentials = append(doc.Credentials, r.creds...)
+		if r.agent != nil {
+			doc.Agents = append(doc.Agents, *r.agent)
+		}
+	}
 	return nil
 }
 
@@ -434,6 +451,17 @@ func filterTool(name string) bool {
 	for _, p := range []string{"iptables", "ip6tables", "nft", "ipset", "ufw"} {
 		if name == p || strings.HasPrefix(name, p+"-") {
 			return !strings.Contains(name, "save")
+		}
+	}
+	return false
+}
+
+// startsContainers: the script's text names a container engine's run
+// subcommand (docker run, podman container run).
+func startsContainers(data []byte) bool {
+	for e := range engines {
+		if i := bytes.Index(data, []byte(e+" ")); i >= 0 && bytes.Contains(data[i:], []byte("run")) {
+			return true
 		}
 	}
 	return false

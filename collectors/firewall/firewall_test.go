@@ -233,16 +233,27 @@ ip6tables -P OUTPUT DROP
 func TestMatch(t *testing.T) {
 	for p, want := range map[string]bool{
 		".devcontainer/init-firewall.sh":    true,
-		".devcontainer/setup.sh":            true,
-		"app/.devcontainer/x/post.bash":     true,
-		"scripts/setup-firewall.sh":         true,
-		"docker/egress.sh":                  true,
-		"scripts/build.sh":                  false,
+		"scripts/build.sh":                  true,
+		"run.BASH":                          true,
 		".devcontainer/devcontainer.json":   false,
 		".devcontainer/init-firewall.sh.md": false,
+		"Makefile":                          false,
 	} {
 		if got := New().Match(p); got != want {
 			t.Errorf("Match(%q) = %v, want %v", p, got, want)
+		}
+	}
+	// The scripts whose agents run in the sandbox.
+	for p, want := range map[string]bool{
+		".devcontainer/init-firewall.sh": true,
+		".devcontainer/setup.sh":         true,
+		"app/.devcontainer/x/post.bash":  true,
+		"scripts/setup-firewall.sh":      true,
+		"docker/egress.sh":               true,
+		"scripts/build.sh":               false,
+	} {
+		if got := devcontainerScript(p); got != want {
+			t.Errorf("devcontainerScript(%q) = %v, want %v", p, got, want)
 		}
 	}
 }

@@ -19,6 +19,8 @@ func FuzzCollect(f *testing.F) {
 		"A=(${B[@]} $(c))\nfor x in \"${A[@]}\"; do iptables -I OUTPUT 99 -d $x -j ACCEPT; done\n",
 		"if then",
 		"iptables -A OUTPUT ! -d 10.0.0.0/8 -m owner --uid-owner 0 -j ACCEPT\nexit\n",
+		"A=(-v \"$HOME/.codex:/root/.codex\")\ndocker --context x run --rm \"${A[@]}\" -e K=$V --name n img codex --yolo\n",
+		"podman container run --entrypoint sh alpine -c 'claude --dangerously-skip-permissions'\ndocker run\n",
 	} {
 		f.Add([]byte(seed))
 	}
@@ -40,6 +42,21 @@ func FuzzCollect(f *testing.F) {
 				if h.Line < 1 || h.Line > lines {
 					t.Fatalf("hole %+v outside the script (%d lines)", h, lines)
 				}
+			}
+		}
+		for _, w := range doc.Workloads {
+			if w.Source != "script" || w.File != file || w.Line < 1 || w.Line > lines {
+				t.Fatalf("workload %s from %s at %s:%d (%d lines)", w.ID, w.Source, w.File, w.Line, lines)
+			}
+			for _, e := range w.Env {
+				if e.Secret != nil && e.FromHost != "" {
+					t.Fatalf("env %s is both a literal secret and the host's %s", e.Name, e.FromHost)
+				}
+			}
+		}
+		for _, a := range doc.Agents {
+			if a.ApprovalMode == nil || a.ApprovalMode.Value != "bypass" || a.Line < 1 || a.Line > lines {
+				t.Fatalf("agent %+v", a)
 			}
 		}
 	})

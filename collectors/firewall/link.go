@@ -48,6 +48,33 @@ func (Collector) Link(doc *model.Document) {
 		}
 		argsScripts(w, b, img, calls)
 	}
+	doc.Agents = append(doc.Agents, commandAgents(doc.Workloads)...)
+}
+
+// commandAgents are the agents the commands of compose services,
+// Kubernetes containers and devcontainers start in the container with
+// approval bypassed (command: claude --dangerously-skip-permissions), an
+// agents[] entry each, as a settings file that sets the mode would be. A
+// container a script starts has its entry from the script already.
+func commandAgents(ws []model.Workload) []model.Agent {
+	kinds := map[string]string{"compose": "compose service ", "kubernetes": "Kubernetes container ", "devcontainer": "devcontainer "}
+	var out []model.Agent
+	for _, w := range ws {
+		kind, ok := kinds[w.Source]
+		if !ok {
+			continue
+		}
+		for _, c := range w.Commands {
+			if c.OnHost {
+				continue
+			}
+			if a := bypassAgent(c.Loc, c.Text); a != nil {
+				a.Context, a.Workload = kind+w.Name+" "+c.Phase, w.ID
+				out = append(out, *a)
+			}
+		}
+	}
+	return out
 }
 
 // argsScripts marks the sudoers grants of w for a script, with no

@@ -14,7 +14,9 @@
 //     definition, the platform's);
 //  3. an image or command that runs an agent CLI or a sandbox runner;
 //  4. a service account that may create pods (unless its name says agent), a
-//     well-known platform image, a DaemonSet, kube-system;
+//     well-known platform image, a DaemonSet, kube-system, a container a
+//     script starts that nothing marks (unless the script's name says agent
+//     or sandbox);
 //  5. otherwise unknown.
 package roles
 
@@ -169,6 +171,7 @@ func Assign(doc *model.Document, sel []Selector, policy string) {
 	}
 	linkDevcontainers(ws, fixed)
 	samePod(ws, fixed)
+	sameImage(ws, fixed)
 	initContainers(ws, chosen)
 	judge(doc)
 	reachable(ws)
@@ -312,6 +315,9 @@ func decide(w *model.Workload) (string, string) {
 	if nameRole != "" {
 		return nameRole, nameWhy
 	}
+	if w.Source == "script" && !scriptSaysAgent(w.File) {
+		return Platform, "a container a script starts that nothing marks as the agent's (no agent CLI, image or name): a tool the script runs"
+	}
 	if w.Source == "kubernetes" {
 		if kind := k8sKind(w); kind == "DaemonSet" {
 			return Platform, "a DaemonSet runs node infrastructure, one pod per node"
@@ -341,6 +347,18 @@ func buildOnly(w *model.Workload) string {
 		}
 	}
 	return fmt.Sprintf("only the profile %s starts it: a build definition (compose builds its image, the sandbox runs from it elsewhere)", w.Profiles[0].Value)
+}
+
+// scriptSaysAgent: the name of the script says it starts the agent's
+// sandbox (run-agent.sh, sandbox.sh, claude-box.sh).
+func scriptSaysAgent(file string) bool {
+	base := strings.TrimSuffix(strings.TrimSuffix(path.Base(file), ".sh"), ".bash")
+	for _, x := range nameWords(base) {
+		if agentNames[x] {
+			return true
+		}
+	}
+	return false
 }
 
 // k8sKind reads the object kind from a Kubernetes workload's id
@@ -389,6 +407,30 @@ func samePod(ws []model.Workload, fixed []bool) {
 		}
 		if name, ok := agentPods[podKey(w)]; ok {
 			w.Role, w.RoleReason = Agent, "in the same pod as the agent's container "+name
+		}
+	}
+}
+
+// sameImage makes an unmarked workload that runs the image of an agent's
+// workload the agent's too: the same agent, described twice (a compose
+// file for a laptop, a manifest for the cluster). An official image
+// (node:22, python) is a base many services share and says nothing.
+func sameImage(ws []model.Workload, fixed []bool) {
+	agents := map[string]string{}
+	for _, w := range ws {
+		if w.Role == Agent && w.Image != nil && strings.Contains(repository(w.Image.Value), "/") {
+			if _, ok := agents[w.Image.Value]; !ok {
+				agents[w.Image.Value] = w.Name
+			}
+		}
+	}
+	for i := range ws {
+		w := &ws[i]
+		if fixed[i] || w.Role != Unknown && w.Role != "" || w.Image == nil {
+			continue
+		}
+		if name, ok := agents[w.Image.Value]; ok {
+			w.Role, w.RoleReason = Agent, fmt.Sprintf("it runs %s, the image of the agent's %s", w.Image.Value, name)
 		}
 	}
 }

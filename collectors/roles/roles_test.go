@@ -148,6 +148,37 @@ func TestAssign(t *testing.T) {
 			},
 		},
 		{
+			name: "a container a script starts is the agent's when it runs an agent CLI or the script says sandbox; a linter's is a tool",
+			doc: model.Document{Workloads: []model.Workload{
+				{ID: "script:run.sh:3", Source: "script", Name: "example/box:1", Image: img("example/box:1"), Loc: model.Loc{File: "run.sh"},
+					Commands: []model.Command{{Phase: "command", Text: "codex exec go"}}},
+				{ID: "script:ci/lint.sh:2", Source: "script", Name: "hadolint/hadolint", Image: img("hadolint/hadolint"), Loc: model.Loc{File: "ci/lint.sh"}},
+				{ID: "script:sandbox.sh:5", Source: "script", Name: "example/dev:1", Image: img("example/dev:1"), Loc: model.Loc{File: "sandbox.sh"}},
+			}},
+			want: map[string]got{
+				"script:run.sh:3":     {Agent, true, "it runs the codex agent (command)"},
+				"script:ci/lint.sh:2": {Platform, false, "a container a script starts that nothing marks as the agent's (no agent CLI, image or name): a tool the script runs"},
+				"script:sandbox.sh:5": {Unknown, false, "nothing marks it as the agent's, and example/box:1 is"},
+			},
+		},
+		{
+			name: "an unmarked workload running the agent's own image is the agent's; one sharing an official base image is not",
+			doc: model.Document{Workloads: []model.Workload{
+				compose("agent", "ghcr.io/example/box:2", "claude -p go"),
+				compose("local", "ghcr.io/example/box:2"),
+				k8s("Deployment", "ai", "runner", "main", "ghcr.io/example/box:2"),
+				compose("coder", "node:22", "codex exec x"),
+				compose("worker", "node:22"),
+			}},
+			want: map[string]got{
+				"compose:c.yml:agent":           {Agent, true, "it runs the claude-code agent (command)"},
+				"compose:c.yml:local":           {Agent, true, "it runs ghcr.io/example/box:2, the image of the agent's agent"},
+				"k8s:Deployment/ai/runner/main": {Agent, true, "it runs ghcr.io/example/box:2, the image of the agent's agent"},
+				"compose:c.yml:coder":           {Agent, true, "it runs the codex agent (command)"},
+				"compose:c.yml:worker":          {Unknown, false, "nothing marks it as the agent's, and agent is"},
+			},
+		},
+		{
 			name: "with no agent known, unknown workloads are judged and platform ones are not",
 			doc: model.Document{Workloads: []model.Workload{
 				compose("app", "myorg/app:1"),

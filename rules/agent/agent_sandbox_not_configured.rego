@@ -13,8 +13,9 @@
 #   The rule fires only when the settings let commands run without a person
 #   (an allow rule of the shell tool, approval bypassed): otherwise each
 #   command waits for a person who sees it, and the file says nothing of the
-#   network, which stays unknown. In a devcontainer of the scan, the
-#   container is the sandbox and its egress is judged there.
+#   network, which stays unknown. In a devcontainer of the scan, or in the
+#   container whose command starts the agent (a compose service, a script's
+#   docker run), the container is the sandbox and its egress is judged there.
 #   Agents that a workflow step starts are judged by the workflow rules: on a
 #   runner the job is the sandbox.
 # related_resources:
@@ -60,6 +61,7 @@ deny contains f if {
 	not agent.sets(a, "sandbox_enabled")
 	_unattended(a)
 	not _in_devcontainer
+	not agent.in_container(a)
 	f := sa.finding(rego.metadata.chain(), a, sprintf("%s does not set %s and no other %s settings file does: %s", [agent.label(a), key, name[a.tool], effect[a.tool]]))
 }
 

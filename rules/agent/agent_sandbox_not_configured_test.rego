@@ -129,3 +129,14 @@ test_qwen_without_sandbox_fires if {
 		"sandbox_enabled": {"value": true, "file": ".qwen/settings.json", "line": 5},
 	}]}
 }
+
+# An agent a container's command starts with approval bypassed: the
+# container is the sandbox. The same agent in a settings file fires.
+test_in_container_quiet if {
+	a := {
+		"tool": "claude-code", "scope": "project", "profile": "", "file": "run.sh", "line": 3,
+		"approval_mode": {"value": "bypass", "file": "run.sh", "line": 3},
+	}
+	count(agent_sandbox_not_configured.deny) == 1 with input as {"agents": [a]}
+	count(agent_sandbox_not_configured.deny) == 0 with input as {"agents": [object.union(a, {"workload": "script:run.sh:3"})]}
+}

@@ -21,7 +21,10 @@
 #   only a Bash deny or ask rule that covers the command holds those back. An
 #   agent a workflow step starts reads the runner, not a developer's home:
 #   which secrets reach it there is judged by the workflow rules
-#   (workflow-agent-extra-secrets, workflow-agent-model-key-readable).
+#   (workflow-agent-extra-secrets, workflow-agent-model-key-readable); one a
+#   container's command starts reads that container, whose mounts and
+#   environment the workload rules judge (host-credentials-mounted,
+#   host-secret-forwarded).
 #   OpenCode asks before touching paths outside the project and denies
 #   .env reads by default: a config whose external_directory permission
 #   is allow, or whose read rule lets .env files be read, is reported.
@@ -54,6 +57,7 @@ deny contains f if {
 	some a in agent.agents
 	a.tool in agent.claude_rules
 	not agent.in_workflow(a)
+	not agent.in_container(a)
 	not _sandbox_on(a)
 	loc := _trigger(a)
 	open := [name | some name, paths in targets; not _covered(a, paths)]

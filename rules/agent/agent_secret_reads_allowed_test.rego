@@ -322,3 +322,14 @@ test_env_with_command_not_a_read if {
 test_env_denied_quiet if {
 	count(agent_secret_reads_allowed.deny) == 0 with input as bash_agent(["Bash(env:*)"], ["Bash(env:*)"])
 }
+
+# An agent a container's command starts reads that container: its mounts
+# and environment are the workload rules' to judge.
+test_in_container_quiet if {
+	a := {
+		"tool": "claude-code", "scope": "project", "profile": "", "file": "run.sh", "line": 3,
+		"approval_mode": {"value": "bypass", "file": "run.sh", "line": 3}, "allow": [], "ask": [], "deny": [],
+	}
+	count(agent_secret_reads_allowed.deny) == 1 with input as {"agents": [a]}
+	count(agent_secret_reads_allowed.deny) == 0 with input as {"agents": [object.union(a, {"workload": "compose:c.yml:agent"})]}
+}

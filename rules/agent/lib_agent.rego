@@ -15,6 +15,11 @@ label(a) := sprintf("%s in %s", [object.get(a, "tool", "agent"), a.context]) if 
 # step's inputs and CLI flags.
 in_workflow(a) if object.get(a, "scope", "") == "workflow"
 
+# in_container(a): a container's command starts the agent (a compose
+# service's command, a script's docker run): the container is its sandbox,
+# and what the container holds and reaches is the workload rules' to judge.
+in_container(a) if object.get(a, "workload", "") != ""
+
 _profile_part(a) := sprintf(" profile %q", [p]) if {
 	p := object.get(a, "profile", "")
 	p != ""

@@ -38,6 +38,7 @@ fix := {
 	"compose": "attach it only to an internal network (networks: <name>: internal: true) with an egress proxy, or set network_mode: none",
 	"kubernetes": "add an egress NetworkPolicy that selects the pod and denies by default",
 	"devcontainer": "add --network=none to runArgs, or attach it to an internal network with an egress proxy",
+	"script": "add --network none to the docker run command, or run it on an internal network (docker network create --internal) with an egress proxy",
 }
 
 # The NetworkPolicy agent-sandbox's controller keeps for a SandboxTemplate

@@ -69,6 +69,8 @@ kind(w) := "compose service" if {
 	object.get(w, "source", "") == "devcontainer"
 } else := "running container" if {
 	object.get(w, "source", "") == "docker"
+} else := sprintf("container %s starts", [object.get(w, "file", "a script")]) if {
+	object.get(w, "source", "") == "script"
 } else := "workload"
 
 # name prefers the Kubernetes id (kind/namespace/workload/container) over the

@@ -489,7 +489,11 @@ func (w *walker) part(fields []Arg, p syntax.WordPart, quoted bool) []Arg {
 		w.sub++
 		w.stmts(x.Stmts)
 		w.sub--
-		last.Text += "$(…)"
+		if isPwd(x.Stmts) {
+			last.Text += "$PWD" // $(pwd): the directory the script runs in
+		} else {
+			last.Text += "$(…)"
+		}
 		last.Known = false
 	case *syntax.ProcSubst:
 		w.sub++
@@ -579,6 +583,12 @@ func (w *walker) param(p *syntax.ParamExp) (words []string, known, multi bool) {
 			return asWritten, false, false
 		}
 	}
+	if ok && !v.known && allIndex(p) && len(v.words) > 0 {
+		// An array with an element the script does not give
+		// (ARGS=(-v "$HOME/.x:/x")): its elements as written, one word
+		// each, none known.
+		return v.words, false, true
+	}
 	if !ok || !v.known {
 		// Keep the name, not the unknown value's text: "$HOST_NETWORK"
 		// says more in a report than "$(…)".
@@ -596,6 +606,26 @@ func (w *walker) param(p *syntax.ParamExp) (words []string, known, multi bool) {
 		return []string{""}, v.known, false
 	}
 	return v.words[:1], v.known, false
+}
+
+// isPwd: the command substitution is $(pwd) alone.
+func isPwd(ss []*syntax.Stmt) bool {
+	if len(ss) != 1 {
+		return false
+	}
+	c, ok := ss[0].Cmd.(*syntax.CallExpr)
+	return ok && len(c.Args) == 1 && c.Args[0].Lit() == "pwd"
+}
+
+// allIndex: the expansion is of every element of an array (${A[@]},
+// ${A[*]}).
+func allIndex(p *syntax.ParamExp) bool {
+	idx, isWord := p.Index.(*syntax.Word)
+	if !isWord {
+		return false
+	}
+	lit := idx.Lit()
+	return lit == "@" || lit == "*"
 }
 
 // unescape removes the backslashes the shell removes: any in an unquoted

@@ -1,0 +1,231 @@
+package firewall
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/agentcli"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/oci"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/shell"
+	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// engines are the CLIs whose run subcommand starts a container with
+// docker run's options.
+var engines = map[string]bool{"docker": true, "podman": true, "nerdctl": true}
+
+// engineValueFlags are the engines' global options that take a value,
+// written before the subcommand (docker --context ci run …).
+var engineValueFlags = map[string]bool{"-H": true, "--host": true, "--context": true, "-c": true, "--config": true, "-l": true, "--log-level": true}
+
+// started is one container a script starts.
+type started struct {
+	w     model.Workload
+	creds []model.Credential
+	agent *model.Agent
+}
+
+// dockerRuns reads the containers a script starts with docker run
+// (podman run, nerdctl run, docker container run): a workload each, at
+// the command, with the options that change isolation, its image and the
+// command it runs there. An agent CLI that command starts with approval
+// bypassed is an agents[] entry, as in a settings file.
+func dockerRuns(file string, calls []shell.Call) []started {
+	var out []started
+	for _, c := range calls {
+		words := c.Texts()
+		i := agentcli.ExeIndex(words)
+		if i < 0 || !engines[path.Base(words[i])] {
+			continue
+		}
+		args, ok := runArgs(words[i+1:])
+		if !ok {
+			continue
+		}
+		out = append(out, readRun(file, c, path.Base(words[i]), args, len(out)))
+	}
+	return out
+}
+
+// runArgs returns the arguments after the run subcommand; false when the
+// command is no run.
+func runArgs(args []string) ([]string, bool) {
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i], "-") {
+		if engineValueFlags[args[i]] {
+			i++
+		}
+		i++
+	}
+	switch {
+	case i < len(args) && args[i] == "run":
+		return args[i+1:], true
+	case i+1 < len(args) && args[i] == "container" && args[i+1] == "run":
+		return args[i+2:], true
+	}
+	return nil, false
+}
+
+// hostVar is a shell variable a word starts with ($TOKEN, ${TOKEN}), whose
+// value the script does not give: the host's.
+var hostVar = regexp.MustCompile(`^\$\{?([A-Za-z_][A-Za-z0-9_]*)`)
+
+func readRun(file string, c shell.Call, engine string, args []string, n int) started {
+	loc := model.Loc{File: file, Line: c.Line}
+	r := started{w: model.Workload{
+		ID: fmt.Sprintf("script:%s:%d", file, c.Line), Source: "script", Loc: loc,
+		KeepsEntrypoint: true,
+	}}
+	if n > 0 {
+		r.w.ID = fmt.Sprintf("%s:%d", r.w.ID, n)
+	}
+	w := &r.w
+	var entrypoint, name string
+	hooks := oci.RunHooks{
+		Env:  func(k, v string, has bool, at model.Loc) { r.env(engine, k, v, has, at) },
+		User: func(u *model.Str) { w.User = u },
+	}
+	i := 0
+	for ; i < len(args); i++ {
+		flag, val, hasVal := oci.SplitRunFlag(args[i])
+		if flag == "" {
+			break // the image
+		}
+		if flag == "--" {
+			i++
+			break
+		}
+		if !hasVal && oci.RunTakesValue(flag) && i+1 < len(args) {
+			i++
+			val, hasVal = args[i], true
+		}
+		switch flag {
+		case "--name":
+			name = val
+		case "--entrypoint":
+			entrypoint = val
+		case "-l", "--label":
+			k, v, _ := strings.Cut(val, "=")
+			if w.Labels == nil {
+				w.Labels = map[string]string{}
+			}
+			w.Labels[k] = v
+		}
+		oci.ApplyRunFlag(w, flag, val, hasVal, loc, hooks)
+	}
+	for j := range w.Mounts {
+		w.Mounts[j].WorkspaceRel = workspaceRel(w.Mounts[j])
+	}
+	if i < len(args) {
+		w.Image = &model.Str{Value: args[i], Loc: loc}
+		i++
+	}
+	cmd := args[min(i, len(args)):]
+	if entrypoint != "" {
+		cmd = append([]string{entrypoint}, cmd...)
+	}
+	w.Name = name
+	if w.Name == "" && w.Image != nil {
+		w.Name = w.Image.Value
+	}
+	if len(cmd) > 0 {
+		text := strings.Join(cmd, " ")
+		if len(cmd) > 2 && shell.IsShell(path.Base(cmd[0])) && cmd[1] == "-c" {
+			text = cmd[2]
+		}
+		_, found := secrets.Hide(text)
+		for _, f := range found {
+			r.credential(f.SecretRef, "arg", engine+" run in "+file+" command", loc)
+		}
+		w.Commands = append(w.Commands, model.Command{Phase: "command", Text: secrets.Redact(strings.Join(cmd, " ")), Loc: loc})
+		if r.agent = bypassAgent(loc, text); r.agent != nil {
+			r.agent.Context, r.agent.Workload = "container started by "+file, w.ID
+		}
+	}
+	return r
+}
+
+// bypassAgent is the agent a container's command starts with approval
+// bypassed (codex --dangerously-bypass-approvals-and-sandbox), nil when
+// none.
+func bypassAgent(loc model.Loc, text string) *model.Agent {
+	return bypassIn(loc, text, 0)
+}
+
+func bypassIn(loc model.Loc, text string, depth int) *model.Agent {
+	for _, words := range agentcli.Split(text) {
+		if i := agentcli.ExeIndex(words); depth < 2 && i >= 0 && i+2 < len(words) && shell.IsShell(path.Base(words[i])) && words[i+1] == "-c" {
+			// sh -c '… claude --dangerously-skip-permissions …'
+			if a := bypassIn(loc, words[i+2], depth+1); a != nil {
+				return a
+			}
+			continue
+		}
+		tool, args := agentcli.Command(words)
+		for _, a := range args {
+			flag, _, _ := strings.Cut(a, "=")
+			if tool != "" && agentcli.Bypass(tool, flag) {
+				return &model.Agent{
+					Tool: tool, Scope: "project", Loc: loc,
+					ApprovalRaw:  &model.Str{Value: flag, Loc: loc},
+					ApprovalMode: &model.Str{Value: "bypass", Loc: loc},
+					Speaks:       []string{"review"},
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// workspaceRel places a bind of the directory the script runs in ($PWD,
+// ${PWD} and $(pwd) read as $PWD, or .) in the repository: a script is run
+// from its root.
+func workspaceRel(m model.Mount) string {
+	if m.Type != "bind" {
+		return ""
+	}
+	for _, cwd := range []string{"$PWD", "."} {
+		if m.Source == cwd {
+			return "."
+		}
+		if rest, ok := strings.CutPrefix(m.Source, cwd+"/"); ok && rest != "" {
+			return path.Clean(rest)
+		}
+	}
+	return ""
+}
+
+// env records a variable: whether it passes a host variable on and whether
+// its literal value is a credential, never the value.
+func (r *started) env(engine, name, value string, hasValue bool, loc model.Loc) {
+	if name = strings.TrimSpace(name); name == "" {
+		return
+	}
+	ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveEnv(name, value, hasValue), Loc: loc}
+	switch m := hostVar.FindStringSubmatch(value); {
+	case !hasValue:
+		ev.FromHost = name // -e NAME passes the host's value on
+	case m != nil:
+		ev.FromHost = m[1]
+	default:
+		ev.Switch = agentcli.EnvSwitch(name, value)
+		ev.Secret = secrets.DetectNamed(name, value)
+		ev.Weak = ev.Secret == nil && secrets.WeakSecret(name, value)
+	}
+	if ev.Secret != nil {
+		r.credential(*ev.Secret, "env", engine+" run in "+loc.File+" environment "+name, loc)
+	}
+	ev.HostSensitive = ev.FromHost != "" && secrets.SensitiveName(ev.FromHost)
+	r.w.Env = append(r.w.Env, ev)
+}
+
+func (r *started) credential(ref model.SecretRef, where, context string, loc model.Loc) {
+	r.creds = append(r.creds, model.Credential{
+		SecretRef: ref, Where: where, Context: context, Workload: r.w.ID,
+		// The script is in the repository the agent works on.
+		ReadableByAgent: true, Loc: loc,
+	})
+}

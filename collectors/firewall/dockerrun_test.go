@@ -1,0 +1,131 @@
+package firewall
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
+
+// A launcher script's docker run is a workload at its command: options,
+// image, command; an agent it starts with approval bypassed is an agents[]
+// entry; a script that runs the agent on its own machine adds none, and
+// neither do a docker build or a docker ps.
+func TestDockerRuns(t *testing.T) {
+	src := `#!/usr/bin/env bash
+set -euo pipefail
+IMAGE=example/codex-box:1
+ARGS=(--cap-add NET_ADMIN -v "$HOME/.codex:/root/.codex")
+docker build -t "$IMAGE" .
+docker ps
+sudo docker --context ci run --rm -it --name box \
+  --memory 4g "${ARGS[@]}" -e OPENAI_API_KEY -e GH_TOKEN="$GITHUB_TOKEN" -e MODE=fast \
+  -v "$(pwd):/workspace" -v /var/run/docker.sock:/var/run/docker.sock \
+  --network=host --device /dev/kvm -l team=ai \
+  "$IMAGE" codex --dangerously-bypass-approvals-and-sandbox exec "$1"
+podman container run --privileged --entrypoint bash alpine:3 -c 'claude --dangerously-skip-permissions -p go'
+claude --dangerously-skip-permissions -p "on the host"
+`
+	var doc model.Document
+	if err := New().Collect(context.Background(), "scripts/run.sh", []byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Workloads) != 2 {
+		t.Fatalf("workloads = %d, want 2: %+v", len(doc.Workloads), doc.Workloads)
+	}
+	w := doc.Workloads[0]
+	var mounts, env []string
+	for _, m := range w.Mounts {
+		mounts = append(mounts, fmt.Sprintf("%s %s:%s rel=%q", m.Type, m.Source, m.Target, m.WorkspaceRel))
+	}
+	for _, e := range w.Env {
+		env = append(env, fmt.Sprintf("%s from=%s sens=%v host=%v", e.Name, e.FromHost, e.SensitiveName, e.HostSensitive))
+	}
+	got := map[string]any{
+		"id": w.ID, "source": w.Source, "name": w.Name, "image": w.Image.Value, "line": w.Line,
+		"caps": w.CapAdd[0].Value, "host_network": w.HostNetwork != nil && w.HostNetwork.Value,
+		"devices": w.Devices[0].Value, "labels": w.Labels, "mounts": mounts, "env": env,
+		"command": w.Commands[0].Text,
+	}
+	want := map[string]any{
+		"id": "script:scripts/run.sh:7", "source": "script", "name": "box", "image": "example/codex-box:1", "line": 7,
+		"caps": "NET_ADMIN", "host_network": true, "devices": "/dev/kvm", "labels": map[string]string{"team": "ai"},
+		"mounts": []string{
+			`bind $HOME/.codex:/root/.codex rel=""`,
+			`bind $PWD:/workspace rel="."`,
+			`bind /var/run/docker.sock:/var/run/docker.sock rel=""`,
+		},
+		"env": []string{
+			"OPENAI_API_KEY from=OPENAI_API_KEY sens=true host=true",
+			"GH_TOKEN from=GITHUB_TOKEN sens=true host=true",
+			"MODE from= sens=false host=false",
+		},
+		"command": `codex --dangerously-bypass-approvals-and-sandbox exec $1`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("docker run (-want +got):\n%s", diff)
+	}
+	p := doc.Workloads[1]
+	if p.Privileged == nil || !p.Privileged.Value || p.Image.Value != "alpine:3" || p.Name != "alpine:3" || !strings.HasPrefix(p.Commands[0].Text, "bash -c") {
+		t.Errorf("podman run = %+v", p)
+	}
+	var agents []string
+	for _, a := range doc.Agents {
+		agents = append(agents, fmt.Sprintf("%s %s %d %s", a.Tool, a.ApprovalRaw.Value, a.Line, a.Context))
+	}
+	wantAgents := []string{
+		"codex --dangerously-bypass-approvals-and-sandbox 7 container started by scripts/run.sh",
+		"claude-code --dangerously-skip-permissions 12 container started by scripts/run.sh",
+	}
+	if diff := cmp.Diff(wantAgents, agents); diff != "" {
+		t.Errorf("agents (-want +got):\n%s", diff)
+	}
+}
+
+// A script of another shell that starts no container is left alone; one
+// that starts containers and does not parse is an error at its line.
+func TestDockerRunsMalformed(t *testing.T) {
+	var doc model.Document
+	if err := New().Collect(context.Background(), "tools/zsh-prompt.sh", []byte("setopt x\nfor i ({1..3}) echo $i\n"), &doc); err != nil {
+		t.Errorf("a zsh script that starts nothing: err = %v, want nil", err)
+	}
+	err := New().Collect(context.Background(), "run.sh", []byte("docker run -it x\nif then fi\n"), &doc)
+	if err == nil || !strings.Contains(err.Error(), "2") {
+		t.Errorf("err = %v, want a parse error at line 2", err)
+	}
+	if len(doc.Workloads) != 0 {
+		t.Errorf("workloads = %+v, want none", doc.Workloads)
+	}
+}
+
+// An agent a compose service, a pod or a devcontainer's lifecycle command
+// starts with approval bypassed is an agents[] entry at the command; one
+// run on the host (initializeCommand) or with its defaults is none.
+func TestCommandAgents(t *testing.T) {
+	at := func(line int) model.Loc { return model.Loc{File: "compose.yaml", Line: line} }
+	doc := model.Document{Workloads: []model.Workload{
+		{Source: "compose", Name: "agent", Commands: []model.Command{{Phase: "command", Text: "sh -c 'npm ci && claude --dangerously-skip-permissions -p go'", Loc: at(4)}}},
+		{Source: "kubernetes", Name: "box/main", Commands: []model.Command{{Phase: "entrypoint", Text: "codex exec --yolo fix", Loc: at(9)}}},
+		{Source: "devcontainer", Name: "dev", Commands: []model.Command{
+			{Phase: "initialize", OnHost: true, Text: "claude --dangerously-skip-permissions", Loc: at(12)},
+			{Phase: "postCreate", Text: "claude -p hello", Loc: at(13)},
+		}},
+		{Source: "script", Name: "x", Commands: []model.Command{{Phase: "command", Text: "claude --dangerously-skip-permissions", Loc: at(20)}}},
+	}}
+	New().Link(&doc)
+	var got []string
+	for _, a := range doc.Agents {
+		got = append(got, fmt.Sprintf("%s %s %d %s", a.Tool, a.ApprovalRaw.Value, a.Line, a.Context))
+	}
+	want := []string{
+		"claude-code --dangerously-skip-permissions 4 compose service agent command",
+		"codex --yolo 9 Kubernetes container box/main entrypoint",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("agents (-want +got):\n%s", diff)
+	}
+}
