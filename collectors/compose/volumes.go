@@ -93,25 +93,7 @@ func sourceType(src string) string {
 // splitVolume splits the short syntax at colons that are not part of a
 // Windows drive or of a ${VAR:-default} interpolation.
 func splitVolume(v string) (src, dst, mode string) {
-	var parts []string
-	start, depth := 0, 0
-	for i := 0; i < len(v); i++ {
-		switch v[i] {
-		case '{':
-			depth++
-		case '}':
-			if depth > 0 {
-				depth--
-			}
-		case ':':
-			if depth > 0 || (i == start+1 && oci.IsDrive(v[start:])) {
-				continue
-			}
-			parts = append(parts, v[start:i])
-			start = i + 1
-		}
-	}
-	parts = append(parts, v[start:])
+	parts := oci.SplitVolume(v)
 	switch len(parts) {
 	case 1:
 		return "", parts[0], "" // anonymous volume
@@ -148,7 +130,7 @@ func (s *service) devices(n *yaml.Node) {
 				target, _ = scalar(get(es, "source"))
 			}
 		} else if d, ok := scalar(it); ok {
-			parts := splitOutsideVars(d)
+			parts := oci.SplitVolume(d)
 			target = parts[0]
 			if len(parts) > 1 {
 				target = parts[1]
@@ -161,25 +143,6 @@ func (s *service) devices(n *yaml.Node) {
 			s.w.Devices = append(s.w.Devices, model.Str{Value: target, Loc: s.loc(it)})
 		}
 	}
-}
-
-// splitOutsideVars splits at the colons that are not inside ${…}.
-func splitOutsideVars(v string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i := 0; i < len(v); i++ {
-		switch {
-		case v[i] == '$' && i+1 < len(v) && v[i+1] == '{':
-			depth++
-			i++
-		case v[i] == '}' && depth > 0:
-			depth--
-		case v[i] == ':' && depth == 0:
-			out = append(out, v[start:i])
-			start = i + 1
-		}
-	}
-	return append(out, v[start:])
 }
 
 // ports keeps published ports as written; the long syntax is rendered in

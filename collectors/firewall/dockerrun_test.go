@@ -73,17 +73,10 @@ claude --dangerously-skip-permissions -p "on the host"
 	if p.Privileged == nil || !p.Privileged.Value || p.Image.Value != "alpine:3" || p.Name != "alpine:3" || !strings.HasPrefix(p.Commands[0].Text, "bash -c") {
 		t.Errorf("podman run = %+v", p)
 	}
-	var agents []string
-	for _, a := range doc.Agents {
-		agents = append(agents, fmt.Sprintf("%s %s %d %s", a.Tool, a.ApprovalRaw.Value, a.Line, a.Context))
-	}
-	wantAgents := []string{
+	wantAgents(t, doc,
 		"codex --dangerously-bypass-approvals-and-sandbox 7 container started by scripts/run.sh",
 		"claude-code --dangerously-skip-permissions 12 container started by scripts/run.sh",
-	}
-	if diff := cmp.Diff(wantAgents, agents); diff != "" {
-		t.Errorf("agents (-want +got):\n%s", diff)
-	}
+	)
 }
 
 // A script of another shell that starts no container is left alone; one
@@ -117,15 +110,8 @@ func TestCommandAgents(t *testing.T) {
 		{Source: "script", Name: "x", Commands: []model.Command{{Phase: "command", Text: "claude --dangerously-skip-permissions", Loc: at(20)}}},
 	}}
 	New().Link(&doc)
-	var got []string
-	for _, a := range doc.Agents {
-		got = append(got, fmt.Sprintf("%s %s %d %s", a.Tool, a.ApprovalRaw.Value, a.Line, a.Context))
-	}
-	want := []string{
+	wantAgents(t, doc,
 		"claude-code --dangerously-skip-permissions 4 compose service agent command",
 		"codex --yolo 9 Kubernetes container box/main entrypoint",
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("agents (-want +got):\n%s", diff)
-	}
+	)
 }

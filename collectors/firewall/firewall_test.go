@@ -287,13 +287,18 @@ gemini --yolo -p "$1"
 	if err := New().Collect(context.Background(), ".devcontainer/agent-loop.sh", []byte(src), &doc); err != nil {
 		t.Fatal(err)
 	}
+	wantAgents(t, doc,
+		"claude-code --dangerously-skip-permissions 4 script .devcontainer/agent-loop.sh",
+		"gemini --yolo 8 script .devcontainer/agent-loop.sh",
+	)
+}
+
+// wantAgents checks doc's agents: tool, flag, line and context each.
+func wantAgents(t *testing.T, doc model.Document, want ...string) {
+	t.Helper()
 	var got []string
 	for _, a := range doc.Agents {
 		got = append(got, fmt.Sprintf("%s %s %d %s", a.Tool, a.ApprovalRaw.Value, a.Line, a.Context))
-	}
-	want := []string{
-		"claude-code --dangerously-skip-permissions 4 script .devcontainer/agent-loop.sh",
-		"gemini --yolo 8 script .devcontainer/agent-loop.sh",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("agents (-want +got):\n%s", diff)

@@ -192,28 +192,9 @@ func ParseMountSpec(s string) model.Mount {
 	return m
 }
 
-// ParseVolume reads -v src:dst[:opts], not splitting inside ${…}
-// (${localEnv:HOME}) or after a Windows drive letter.
+// ParseVolume reads -v src:dst[:opts].
 func ParseVolume(s string) model.Mount {
-	var parts []string
-	start, depth := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '{':
-			depth++
-		case '}':
-			if depth > 0 {
-				depth--
-			}
-		case ':':
-			if depth > 0 || (i == start+1 && IsDrive(s[start:])) {
-				continue
-			}
-			parts = append(parts, s[start:i])
-			start = i + 1
-		}
-	}
-	parts = append(parts, s[start:])
+	parts := SplitVolume(s)
 	if len(parts) == 1 {
 		return model.Mount{Type: "volume", Target: parts[0]}
 	}
@@ -229,6 +210,31 @@ func ParseVolume(s string) model.Mount {
 		}
 	}
 	return m
+}
+
+// SplitVolume splits a volume's short syntax (src:dst[:opts]) at the colons
+// that are not inside ${…} (${localEnv:HOME}, ${X:-/a}) or after a Windows
+// drive letter.
+func SplitVolume(v string) []string {
+	var parts []string
+	start, depth := 0, 0
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '{':
+			depth++
+		case '}':
+			if depth > 0 {
+				depth--
+			}
+		case ':':
+			if depth > 0 || (i == start+1 && IsDrive(v[start:])) {
+				continue
+			}
+			parts = append(parts, v[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, v[start:])
 }
 
 // IsDrive reports a Windows drive path (C:\ or C:/).
