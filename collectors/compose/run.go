@@ -33,14 +33,9 @@ func (s *service) command(key string, n *yaml.Node) {
 	if items(n) != nil && len(parts) > 2 && shell.IsShell(path.Base(parts[0])) && parts[1] == "-c" {
 		text = parts[2] // ["sh", "-c", "script"]: the script is one word
 	}
-	var scripts []string
-	for _, p := range shell.Scripts(text) {
-		if strings.HasPrefix(p, "/") {
-			scripts = append(scripts, p)
-		}
-	}
+	scripts, sudo := shell.ContainerScripts(text)
 	s.w.Commands = append(s.w.Commands, model.Command{
-		Phase: key, Text: secrets.Redact(strings.Join(parts, " ")), Scripts: scripts, Loc: s.loc(n),
+		Phase: key, Text: secrets.Redact(strings.Join(parts, " ")), Scripts: scripts, SudoScripts: sudo, Loc: s.loc(n),
 	})
 }
 

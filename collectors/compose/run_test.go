@@ -52,7 +52,7 @@ func TestBuildAndCommands(t *testing.T) {
 		t.Errorf("tool build (-want +got):\n%s", diff)
 	}
 	want := []model.Command{
-		{Phase: "entrypoint", Text: "/bin/sh -c sudo /usr/local/bin/init-firewall.sh && exec sleep infinity", Scripts: []string{"/usr/local/bin/init-firewall.sh"}, Loc: at(6)},
+		{Phase: "entrypoint", Text: "/bin/sh -c sudo /usr/local/bin/init-firewall.sh && exec sleep infinity", Scripts: []string{"/usr/local/bin/init-firewall.sh"}, SudoScripts: []string{"/usr/local/bin/init-firewall.sh"}, Loc: at(6)},
 		// A relative script depends on the image's working directory.
 		{Phase: "command", Text: "./relative.sh", Loc: at(7)},
 	}

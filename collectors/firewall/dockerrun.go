@@ -45,6 +45,7 @@ func dockerRuns(file string, calls []shell.Call) []started {
 		if !ok {
 			continue
 		}
+		args = dropSpreads(args, c.Args[len(c.Args)-len(args):])
 		out = append(out, readRun(file, c, path.Base(words[i]), args, len(out)))
 	}
 	return out
@@ -67,6 +68,25 @@ func runArgs(args []string) ([]string, bool) {
 		return args[i+2:], true
 	}
 	return nil, false
+}
+
+// spread is an array the script does not give, expanded whole
+// (${VOLUMES[@]}), or a variable named for options ($DOCKER_OPTS,
+// $extra_args): options, not the image.
+var spread = regexp.MustCompile(`^\$\{[A-Za-z_][A-Za-z0-9_]*\[@\]\}$|^\$\{?[A-Za-z_]*(?i:args|opts|options|flags)\}?$`)
+
+// dropSpreads leaves out the words whose options are not known, and empty
+// ones (an empty array expanded), so that the image is the first word that
+// is no option.
+func dropSpreads(words []string, args []shell.Arg) []string {
+	out := words[:0:0]
+	for i, w := range words {
+		if w == "" || !args[i].Known && spread.MatchString(w) { // "${EMPTY[@]}" is no word
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // hostVar is a shell variable a word starts with ($TOKEN, ${TOKEN}), whose
@@ -128,8 +148,8 @@ func readRun(file string, c shell.Call, engine string, args []string, n int) sta
 		cmd = append([]string{entrypoint}, cmd...)
 	}
 	w.Name = name
-	if w.Name == "" && w.Image != nil {
-		w.Name = w.Image.Value
+	if w.Image != nil && (w.Name == "" || strings.Contains(w.Name, "$") && !strings.Contains(w.Image.Value, "$")) {
+		w.Name = w.Image.Value // --name "$CONTAINER_NAME": the image says more
 	}
 	if len(cmd) > 0 {
 		text := strings.Join(cmd, " ")

@@ -115,3 +115,26 @@ func TestCommandAgents(t *testing.T) {
 		"codex --yolo 9 Kubernetes container box/main entrypoint",
 	)
 }
+
+// Options the script takes from arrays or variables it does not give are
+// skipped: the image is the first word that is no option.
+func TestDockerRunSpreads(t *testing.T) {
+	src := "#!/bin/bash\nif [ -n \"$X\" ]; then EXTRA=(-v /a:/a); fi\n" +
+		"exec docker run --rm \"${VOLUMES[@]}\" ${opt_args[@]+\"${opt_args[@]}\"} $DOCKER_OPTS \"${EXTRA[@]}\" \"$IMAGE_NAME\" claude -p hi\n"
+	var doc model.Document
+	if err := New().Collect(context.Background(), "bin/claude-box", []byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Workloads) != 1 {
+		t.Fatalf("workloads = %+v", doc.Workloads)
+	}
+	w := doc.Workloads[0]
+	if w.Image == nil || w.Image.Value != "$IMAGE_NAME" || len(w.Mounts) != 1 || w.Mounts[0].Source != "/a" || w.Commands[0].Text != "claude -p hi" {
+		t.Errorf("image %v, mounts %+v, commands %+v", w.Image, w.Mounts, w.Commands)
+	}
+	// without a shebang an extensionless file is no script
+	var none model.Document
+	if err := New().Collect(context.Background(), "bin/claude-box", []byte("docker run img claude\n"), &none); err != nil || len(none.Workloads) != 0 {
+		t.Errorf("no shebang: err %v, workloads %+v", err, none.Workloads)
+	}
+}

@@ -37,10 +37,62 @@ func New() Collector { return Collector{} }
 // Name implements collectors.Collector.
 func (Collector) Name() string { return "script" }
 
-// Match accepts shell scripts (.sh, .bash).
+// Match accepts shell scripts (.sh, .bash) and the files without an
+// extension that a launcher is kept in: under bin/, scripts/, tools/ or
+// hack/, or named run, start or launch, or after an agent (claude-sandbox,
+// claude_up). Collect reads those only when their first line says a shell
+// runs them (#!/bin/sh, #!/usr/bin/env bash).
 func (Collector) Match(p string) bool {
 	base := strings.ToLower(path.Base(p))
-	return strings.HasSuffix(base, ".sh") || strings.HasSuffix(base, ".bash")
+	if strings.HasSuffix(base, ".sh") || strings.HasSuffix(base, ".bash") {
+		return true
+	}
+	return extensionless(p)
+}
+
+// launcherDirs hold scripts without an extension.
+var launcherDirs = map[string]bool{"bin": true, "scripts": true, "script": true, "tools": true, "hack": true}
+
+// extensionless: a file without an extension that may be a launcher script.
+func extensionless(p string) bool {
+	base := strings.ToLower(path.Base(p))
+	if strings.Contains(base, ".") || base == "" {
+		return false
+	}
+	if launcherDirs[path.Base(path.Dir(p))] {
+		return true
+	}
+	switch base {
+	case "run", "start", "launch":
+		return true
+	}
+	return agentcli.NamesAgent(base)
+}
+
+// shebangShell: the first line runs the file with a POSIX shell or bash.
+func shebangShell(data []byte) bool {
+	line, _, _ := bytes.Cut(data, []byte("\n"))
+	if !bytes.HasPrefix(line, []byte("#!")) {
+		return false
+	}
+	f := strings.Fields(string(line[2:]))
+	if len(f) == 0 {
+		return false
+	}
+	exe := path.Base(f[0])
+	if exe == "env" {
+		for _, a := range f[1:] {
+			if !strings.HasPrefix(a, "-") {
+				exe = path.Base(a)
+				break
+			}
+		}
+	}
+	switch exe {
+	case "sh", "bash", "dash", "ash", "ksh":
+		return true
+	}
+	return false
 }
 
 // devcontainerScript: a script inside a .devcontainer directory, where
@@ -71,6 +123,9 @@ func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.
 	}
 	if bytes.IndexByte(data, 0) >= 0 {
 		return &collectors.ParseError{Line: 1 + bytes.Count(data[:bytes.IndexByte(data, 0)], []byte("\n")), Err: errors.New("binary data, not a shell script")}
+	}
+	if extensionless(p) && !shebangShell(data) {
+		return nil // not a shell script: a binary, a Python tool, a note
 	}
 	calls, err := shell.Calls(data, 1)
 	if err != nil && !devcontainerScript(p) && !startsContainers(data) {

@@ -238,6 +238,12 @@ func TestMatch(t *testing.T) {
 		".devcontainer/devcontainer.json":   false,
 		".devcontainer/init-firewall.sh.md": false,
 		"Makefile":                          false,
+		"bin/claude-sandbox":                true,
+		"scripts/claude_up":                 true,
+		"run":                               true,
+		"tools/codex-box":                   true,
+		"LICENSE":                           false,
+		"docs/notes":                        false,
 	} {
 		if got := New().Match(p); got != want {
 			t.Errorf("Match(%q) = %v, want %v", p, got, want)

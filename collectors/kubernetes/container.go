@@ -118,7 +118,8 @@ func (f *file) commands(c *yaml.Node, desc string, w *model.Workload) {
 	}
 	if at != nil {
 		text := strings.Join(parts, " ")
-		w.Commands = append(w.Commands, model.Command{Phase: "entrypoint", Text: text, Scripts: containerScripts(text), Loc: f.loc(at)})
+		scripts, sudo := shell.ContainerScripts(text)
+		w.Commands = append(w.Commands, model.Command{Phase: "entrypoint", Text: text, Scripts: scripts, SudoScripts: sudo, Loc: f.loc(at)})
 	}
 }
 
@@ -141,17 +142,4 @@ func (f *file) secretObject(o object) {
 			}
 		}
 	}
-}
-
-// containerScripts are the scripts a container command runs, by their
-// absolute paths in the image (a relative path depends on the image's
-// working directory, which the manifest does not say).
-func containerScripts(text string) []string {
-	var out []string
-	for _, p := range shell.Scripts(text) {
-		if strings.HasPrefix(p, "/") {
-			out = append(out, p)
-		}
-	}
-	return out
 }

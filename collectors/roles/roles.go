@@ -350,15 +350,9 @@ func buildOnly(w *model.Workload) string {
 }
 
 // scriptSaysAgent: the name of the script says it starts the agent's
-// sandbox (run-agent.sh, sandbox.sh, claude-box.sh).
+// sandbox (run-agent.sh, sandbox.sh, claudebox.sh).
 func scriptSaysAgent(file string) bool {
-	base := strings.TrimSuffix(strings.TrimSuffix(path.Base(file), ".sh"), ".bash")
-	for _, x := range nameWords(base) {
-		if agentNames[x] {
-			return true
-		}
-	}
-	return false
+	return agentcli.NamesAgent(path.Base(file))
 }
 
 // k8sKind reads the object kind from a Kubernetes workload's id

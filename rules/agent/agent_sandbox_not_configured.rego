@@ -75,7 +75,19 @@ _unattended(a) if {
 	agent.shell_rule(r.value)
 }
 
-_unattended(a) if agent.effective(a, "approval_mode").value == "bypass"
+_unattended(a) if {
+	agent.effective(a, "approval_mode").value == "bypass"
+	_bypass_outside_containers(a)
+}
+
+# A bypass flag on a container's command (claude
+# --dangerously-skip-permissions in a script's docker run) runs the agent in
+# that container, its sandbox: it leaves the settings' own runs attended.
+_bypass_outside_containers(a) if {
+	some b in agent.peers(a)
+	not agent.in_container(b)
+	object.get(b, ["approval_mode", "value"], "") == "bypass"
+}
 
 # In a devcontainer of the scan the container is the agent's sandbox: its
 # egress is judged on the workload.

@@ -140,3 +140,15 @@ test_in_container_quiet if {
 	count(agent_sandbox_not_configured.deny) == 1 with input as {"agents": [a]}
 	count(agent_sandbox_not_configured.deny) == 0 with input as {"agents": [object.union(a, {"workload": "script:run.sh:3"})]}
 }
+
+# The project's settings file, grouped with that container's agent, is not
+# made unattended by the container's flag.
+test_settings_beside_container_bypass_quiet if {
+	settings := {"tool": "claude-code", "scope": "project", "profile": "", "group": "g", "file": ".claude/settings.json", "line": 1, "allow": []}
+	run := {
+		"tool": "claude-code", "scope": "project", "profile": "", "group": "g", "file": "run.sh", "line": 3,
+		"approval_mode": {"value": "bypass", "file": "run.sh", "line": 3}, "workload": "script:run.sh:3",
+	}
+	count(agent_sandbox_not_configured.deny) == 0 with input as {"agents": [settings, run], "agent_groups": {"g": [0, 1]}}
+	count(agent_sandbox_not_configured.deny) == 2 with input as {"agents": [settings, object.remove(run, ["workload"])], "agent_groups": {"g": [0, 1]}}
+}

@@ -87,7 +87,7 @@ else := sprintf("%s, which runs any program as root (%s)", [min(cs), root_filter
 else := sprintf("%s, which runs anything as root", [min(cs)]) if {
 	passwordless(g)
 	runs_as_root(g)
-	cs := {c | some c in object.get(g, "commands", []); command_base(c) in root_commands}
+	cs := {c | some c in object.get(g, "commands", []); command_base(c) in root_commands; not _init_script(c)}
 	count(cs) > 0
 }
 
@@ -107,6 +107,13 @@ else := sprintf("%s, a file the agent can write", [min(cs)]) if {
 	}
 	count(cs) > 0
 }
+
+# _init_script(c): the command is a service's init script (/etc/init.d/ssh
+# start), root's own file, named like its daemon: not the program of that
+# name (the ssh client runs a ProxyCommand, the init script starts sshd).
+_init_script(c) if startswith(trim_space(c), "/etc/init.d/")
+
+_init_script(c) if startswith(trim_space(c), "/etc/rc.d/")
 
 # firewall_grant(g) is the packet-filter command a passwordless grant runs
 # as root (the first, when it names several); undefined when it runs none.

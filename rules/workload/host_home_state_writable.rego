@@ -13,7 +13,9 @@
 #   extensions and ~/.local/bin on the PATH. A planted line there runs on the host
 #   with the developer's rights the next time the tool starts: a way out of the
 #   sandbox that outlives the task. Read-only mounts are not reported here (the
-#   credentials they expose are host-credentials-mounted's).
+#   credentials they expose are host-credentials-mounted's), nor is a project
+#   checkout under the home directory (~/code/app, ~/projects/app): it is a
+#   workspace, and workspace-hooks-writable speaks for it.
 # related_resources:
 #   - ref: https://containers.dev/implementors/json_reference/
 #     description: Dev Container metadata reference — mounts and ${localEnv:HOME}
@@ -91,11 +93,24 @@ else := concat(", ", sort(held(rest))) if count(held(rest)) > 0
 
 else := "files the host's tools read later"
 
+# project_dirs are the folders of a home directory that hold checkouts:
+# a project mounted from there is a workspace (workspace-hooks-writable's),
+# not a tool's state, unless it is the dotfiles linked into the home.
+project_dirs := {"code", "projects", "project", "src", "source", "work", "dev", "git", "github", "repos", "repositories", "workspace", "workspaces"}
+
+_checkout(rest) if {
+	parts := split(rest, "/")
+	count(parts) > 1
+	parts[0] in project_dirs
+	not contains(rest, "dotfiles")
+}
+
 deny contains f if {
 	some [i, j], rest in wl.home_mounts
 	w := input.workloads[i]
 	m := w.mounts[j]
 	not m.read_only
+	not _checkout(rest)
 	f := sa.finding(
 		rego.metadata.chain(), m,
 		sprintf("%s mounts the host's %s read-write at %s: the agent can change %s, which run on the host outside the sandbox", [wl.label(w), m.source, object.get(m, "target", "?"), what(rest)]),

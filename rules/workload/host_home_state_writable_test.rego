@@ -21,7 +21,7 @@ test_each_form_fires if {
 		mount("~/.gitconfig", false),
 		mount("$HOME/.config", false),
 		mount("/home/dev/.m2", false),
-		mount("${localEnv:HOME}/projects/shared", false),
+		mount("${localEnv:HOME}/projects", false),
 		mount("${env:HOME}", false),
 	])
 	count(fs) == 5
@@ -37,6 +37,9 @@ test_each_form_fires if {
 test_read_only_and_non_home_quiet if {
 	fs := host_home_state_writable.deny with input as dev([
 		mount("${localEnv:HOME}/.gitconfig", true),
+		# project checkouts are workspaces
+		mount("/home/dev/code/github/app", false),
+		mount("~/projects/api", false),
 		mount("${localWorkspaceFolder}", false),
 		{"type": "volume", "source": "claude-config", "target": "/home/node/.claude"},
 		mount("/var/cache/apt", false),
@@ -55,4 +58,9 @@ test_other_agents_state_fires if {
 	count(fs) == 4
 	some f in fs
 	contains(f.message, "Mistral Vibe configuration, API key and MCP server commands")
+}
+
+# The dotfiles checkout is linked into the home: its shell files run there.
+test_dotfiles_checkout_fires if {
+	count(host_home_state_writable.deny) == 1 with input as dev([mount("/home/dev/code/dotfiles", false)])
 }

@@ -76,6 +76,13 @@ test_script_only_quiet if {
 	count(fs) == 0
 }
 
+# A service's init script with its argument fixed is root's own file, not
+# the program it is named after (/etc/init.d/ssh is not the ssh client).
+test_init_script_quiet if {
+	count(sudo_root_equivalent.deny) == 0 with input as {"workloads": [dev({"sudo": [grant("vscode", ["/usr/local/bin/init-firewall.sh", "/etc/init.d/ssh start"], true, "sudoers")]})]}
+	count(sudo_root_equivalent.deny) == 1 with input as {"workloads": [dev({"sudo": [grant("vscode", ["/usr/bin/ssh"], true, "sudoers")]})]}
+}
+
 test_password_required_quiet if {
 	fs := sudo_root_equivalent.deny with input as {"workloads": [dev({"sudo": [grant("vscode", ["ALL"], false, "sudoers")]})]}
 	count(fs) == 0

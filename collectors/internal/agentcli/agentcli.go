@@ -221,3 +221,19 @@ func Bypass(tool, flag string) bool {
 	}
 	return false
 }
+
+// nameParts are the words a launcher's name holds when it starts an
+// agent's sandbox.
+var nameParts = []string{"claude", "codex", "gemini", "aider", "goose", "opencode", "openhands", "copilot", "agent", "sandbox"}
+
+// NamesAgent reports a file name that names an agent or its sandbox, in
+// any part of it (claudebox, claude_up, codex-runner, agent-sandbox).
+func NamesAgent(name string) bool {
+	n := strings.ToLower(name)
+	for _, p := range nameParts {
+		if strings.Contains(n, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -28,6 +28,23 @@ func ScriptRuns(text string) (scripts, sudo []string) {
 	return ScriptsOf(calls)
 }
 
+// ContainerScripts is ScriptRuns for a container's command: only the
+// scripts named by an absolute path, where the image keeps them (a
+// relative one is relative to a working directory not known here).
+func ContainerScripts(text string) (scripts, sudo []string) {
+	all, raised := ScriptRuns(text)
+	abs := func(ps []string) []string {
+		var out []string
+		for _, p := range ps {
+			if strings.HasPrefix(p, "/") {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	return abs(all), abs(raised)
+}
+
 // ScriptsOf is ScriptRuns for commands already read.
 func ScriptsOf(calls []Call) (scripts, sudo []string) {
 	var out, raised []string

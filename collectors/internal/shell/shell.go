@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -307,6 +308,10 @@ func (w *walker) assign(a *syntax.Assign) {
 	switch {
 	case a.Array != nil:
 		v := value{known: true}
+		if old, ok := w.vars[name]; ok && a.Append {
+			// ARGS+=(-v x:y): the elements so far, then these
+			v = value{words: slices.Clone(old.words), known: old.known}
+		}
 		for _, e := range a.Array.Elems {
 			for _, x := range w.words(e.Value) {
 				v.words = append(v.words, x.Text)
@@ -542,6 +547,17 @@ func (w *walker) param(p *syntax.ParamExp) (words []string, known, multi bool) {
 	}
 	name := p.Param.Value
 	asWritten := []string{"$" + name}
+	if p.Index != nil && allIndex(p) {
+		asWritten = []string{"${" + name + "[@]}"} // an array: any number of words
+	}
+	if p.Excl && p.Names == 0 && p.Index == nil && p.Exp == nil {
+		// ${!v}: the variable v names, whose value the script does not
+		// give (for v in AWS_KEY …; do … "${!v}").
+		if v, ok := w.vars[name]; ok && v.known && len(v.words) == 1 && validName(v.words[0]) {
+			return []string{"$" + v.words[0]}, false, false
+		}
+		return []string{"${!" + name + "}"}, false, false
+	}
 	if p.Length || p.Excl || p.Slice != nil || p.Repl != nil || p.Names != 0 {
 		return asWritten, false, false
 	}
@@ -606,6 +622,16 @@ func (w *walker) param(p *syntax.ParamExp) (words []string, known, multi bool) {
 		return []string{""}, v.known, false
 	}
 	return v.words[:1], v.known, false
+}
+
+// validName: s is a shell variable's name.
+func validName(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || 'A' <= r && r <= 'Z' || 'a' <= r && r <= 'z' || i > 0 && '0' <= r && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // isPwd: the command substitution is $(pwd) alone.

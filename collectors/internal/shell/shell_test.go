@@ -87,6 +87,22 @@ func TestCalls(t *testing.T) {
 			},
 		},
 		{
+			name: "arrays appended to, with unknown elements kept as written, and $(pwd)",
+			src:  "A=(--rm)\nA+=(-v \"$HOME/.x:/x\")\nA+=(-w \"$(pwd)\")\ndocker run \"${A[@]}\" img\n",
+			want: []call{
+				{Text: "pwd", Line: 3, Sub: true},
+				{Text: "docker run ?--rm ?-v ?$HOME/.x:/x ?-w ?$PWD img", Line: 4},
+			},
+		},
+		{
+			name: "indirect expansion names the variable the loop gives",
+			src:  "for v in AWS_KEY; do echo \"$v=${!v}\"; done\necho ${!nope}\n",
+			want: []call{
+				{Text: "echo ?AWS_KEY=$AWS_KEY", Line: 1},
+				{Text: "echo ?${!nope}", Line: 2},
+			},
+		},
+		{
 			name: "escapes and defaults",
 			src:  "P=${PORT:-22}\nfind . -exec rm {} \\;\necho \"a\\$b\" ${P}\n",
 			want: []call{
