@@ -158,6 +158,9 @@ type Script struct {
 	// ArgsLine is the line where it runs its own arguments as a command
 	// (exec "$@"); 0 when it does not.
 	ArgsLine int `json:"args_line,omitempty"`
+	// DropsTo is the non-root user it hands its work to (exec gosu node
+	// "$@"), at its line; nil when it does not.
+	DropsTo *Str `json:"drops_to,omitempty"`
 }
 
 // NotAmongRead is EgressScript.NotRead for a firewall script that is not

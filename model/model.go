@@ -380,6 +380,11 @@ type Image struct {
 	// Entrypoint is the final stage's ENTRYPOINT (shell text or argv
 	// joined, redacted); nil when it sets none.
 	Entrypoint *Str `json:"entrypoint,omitempty"`
+	// DropsTo is the non-root user the entrypoint (or a script of the
+	// build context it runs) switches to before the work starts (gosu,
+	// su-exec, su -c): the image starts as root to set up, its processes
+	// then run as that user. Set by the scan; nil when nothing shows it.
+	DropsTo *Str `json:"drops_to,omitempty"`
 }
 
 // BaseImage is a FROM line.

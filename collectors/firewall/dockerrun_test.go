@@ -138,3 +138,42 @@ func TestDockerRunSpreads(t *testing.T) {
 		t.Errorf("no shebang: err %v, workloads %+v", err, none.Workloads)
 	}
 }
+
+// An image whose entrypoint script, copied from its build context, hands
+// the work to a non-root user drops to it; one whose entrypoint runs the
+// agent as it is does not.
+func TestImageDrops(t *testing.T) {
+	var doc model.Document
+	c := New()
+	for p, src := range map[string]string{
+		"docker/entrypoint.sh": "#!/bin/sh\nchown -R node /home/node\nexec gosu node \"$@\"\n",
+		"other/start.sh":       "#!/bin/sh\nexec claude \"$@\"\n",
+	} {
+		if err := c.Collect(context.Background(), p, []byte(src), &doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ep := func(file, text string, line int) *model.Str {
+		return &model.Str{Value: text, Loc: model.Loc{File: file, Line: line}}
+	}
+	doc.Images = []model.Image{
+		{Loc: model.Loc{File: "docker/Dockerfile", Line: 1}, Entrypoint: ep("docker/Dockerfile", "/usr/local/bin/entrypoint.sh", 9),
+			Copies: []model.Copy{{Sources: []string{"entrypoint.sh"}, Dest: "/usr/local/bin/entrypoint.sh"}}},
+		{Loc: model.Loc{File: "other/Dockerfile", Line: 1}, Entrypoint: ep("other/Dockerfile", "/start.sh", 5),
+			Copies: []model.Copy{{Sources: []string{"start.sh"}, Dest: "/start.sh"}}},
+		{Loc: model.Loc{File: "inline/Dockerfile", Line: 1}, Entrypoint: ep("inline/Dockerfile", "su-exec agent claude", 4)},
+	}
+	c.Link(&doc)
+	var got []string
+	for _, img := range doc.Images {
+		d := "-"
+		if img.DropsTo != nil {
+			d = fmt.Sprintf("%s@%s:%d", img.DropsTo.Value, img.DropsTo.File, img.DropsTo.Line)
+		}
+		got = append(got, img.File+" "+d)
+	}
+	want := []string{"docker/Dockerfile node@docker/entrypoint.sh:3", "other/Dockerfile -", "inline/Dockerfile agent@inline/Dockerfile:4"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("drops (-want +got):\n%s", diff)
+	}
+}

@@ -143,8 +143,13 @@ func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.
 	if fw := Analyze(p, calls); fw != nil {
 		doc.Firewalls = append(doc.Firewalls, *fw)
 	}
-	if runs, sudo := shell.ScriptsOf(calls); len(runs) > 0 || shell.RunsArgs(calls) > 0 {
-		doc.Scripts = append(doc.Scripts, model.Script{Loc: model.Loc{File: p, Line: 1}, Runs: runs, SudoRuns: sudo, ArgsLine: shell.RunsArgs(calls)})
+	runs, sudo := shell.ScriptsOf(calls)
+	var drops *model.Str
+	if d := shell.DropsTo(calls); d != nil {
+		drops = &model.Str{Value: d.User, Loc: model.Loc{File: p, Line: d.Line}}
+	}
+	if len(runs) > 0 || shell.RunsArgs(calls) > 0 || drops != nil {
+		doc.Scripts = append(doc.Scripts, model.Script{Loc: model.Loc{File: p, Line: 1}, Runs: runs, SudoRuns: sudo, ArgsLine: shell.RunsArgs(calls), DropsTo: drops})
 	}
 	if devcontainerScript(p) {
 		doc.Agents = append(doc.Agents, scriptAgents(p, calls)...)

@@ -49,6 +49,38 @@ func (Collector) Link(doc *model.Document) {
 		argsScripts(w, b, img, calls)
 	}
 	doc.Agents = append(doc.Agents, commandAgents(doc.Workloads)...)
+	for i := range doc.Images {
+		imageDrops(&doc.Images[i], calls)
+	}
+}
+
+// imageDrops sets the user an image's entrypoint hands its work to: the
+// entrypoint itself (ENTRYPOINT ["gosu", "node", …]) or a script of the
+// build context it runs (the Dockerfile's directory: COPY sources are
+// relative to the context, which is that directory unless a workload of
+// the scan builds it elsewhere, and then the same script is found there
+// too).
+func imageDrops(img *model.Image, calls map[string]model.Script) {
+	if img.Entrypoint == nil {
+		return
+	}
+	if cs, err := shell.Calls([]byte(img.Entrypoint.Value), 1); err == nil {
+		if d := shell.DropsTo(cs); d != nil {
+			img.DropsTo = &model.Str{Value: d.User, Loc: img.Entrypoint.Loc}
+			return
+		}
+	}
+	b := &model.Build{Dockerfile: img.File, Context: path.Dir(img.File)}
+	scripts, _ := shell.ScriptRuns(img.Entrypoint.Value)
+	for _, ref := range scripts {
+		for _, f := range candidates(ref, "", b, img) {
+			if s, ok := calls[f]; ok && s.DropsTo != nil {
+				d := *s.DropsTo
+				img.DropsTo = &d
+				return
+			}
+		}
+	}
 }
 
 // commandAgents are the agents the commands of compose services,

@@ -565,11 +565,11 @@ func repoOf(roots []string, file string) string {
 // launchesSandboxes: a variable naming the image of the sandboxes a service
 // starts (OpenHands' SANDBOX_RUNTIME_CONTAINER_IMAGE, SANDBOX_IMAGE, a code
 // interpreter's APP_EXECUTOR_IMAGE, RUNNER_IMAGE, a remote runtime API's
-// RUNTIME_IMAGE…) marks an orchestrator,
+// RUNTIME_IMAGE, the agent sidecars' SIDECAR_IMAGE…) marks an orchestrator,
 // not the sandbox.
 func launchesSandboxes(name string) bool {
 	n := strings.ToUpper(name)
-	for _, what := range []string{"SANDBOX", "EXECUTOR", "RUNNER", "RUNTIME"} {
+	for _, what := range []string{"SANDBOX", "EXECUTOR", "RUNNER", "RUNTIME", "SIDECAR"} {
 		if i := strings.Index(n, what); i >= 0 && strings.Contains(n[i:], "IMAGE") {
 			return true
 		}
@@ -654,7 +654,7 @@ var (
 	weakPlatformNames = words2set("server", "backend")
 	// launcherNames are the words of a name that says the workload starts
 	// containers (with the runtime socket: a sandbox launcher).
-	launcherNames  = words2set("manager", "orchestrator", "controller", "scheduler", "launcher", "spawner", "provisioner")
+	launcherNames  = words2set("manager", "orchestrator", "controller", "operator", "scheduler", "launcher", "spawner", "provisioner")
 	runtimeSockets = []string{"docker.sock", "containerd.sock", "podman.sock", "crio.sock"}
 )
 

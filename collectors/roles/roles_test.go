@@ -86,6 +86,21 @@ func TestAssign(t *testing.T) {
 			},
 		},
 		{
+			name: "so does an operator holding the socket: a local test chain beside it is not the sandbox",
+			doc: model.Document{Workloads: []model.Workload{
+				func() model.Workload {
+					w := compose("operator", "example/operator:1")
+					w.Mounts = []model.Mount{{Type: "bind", Source: "/var/run/docker.sock", Target: "/var/run/docker.sock"}}
+					return w
+				}(),
+				compose("chain", "example/devnet:latest"),
+			}},
+			want: map[string]got{
+				"compose:c.yml:operator": {Platform, false, "its image example/operator is infrastructure (an operator)"},
+				"compose:c.yml:chain":    {Unknown, false, "nothing marks it as the agent's, and operator starts containers through the host's runtime socket /var/run/docker.sock: the sandboxes are started at run time, not described here (name one in the policy file's sandboxes: to judge it)"},
+			},
+		},
+		{
 			name: "a reverse proxy reading the runtime socket starts no sandboxes: the unmarked app is still judged",
 			doc: model.Document{Workloads: []model.Workload{
 				func() model.Workload {
@@ -564,7 +579,7 @@ func TestVMHosts(t *testing.T) {
 func TestLaunchesSandboxes(t *testing.T) {
 	for name, want := range map[string]bool{
 		"SANDBOX_RUNTIME_CONTAINER_IMAGE": true, "APP_EXECUTOR_IMAGE": true, "RUNNER_IMAGE": true,
-		"RUNTIME_IMAGE": true, "default_runtime_image": true,
+		"RUNTIME_IMAGE": true, "default_runtime_image": true, "SIDECAR_IMAGE": true,
 		"RUNTIME": false, "NODE_RUNTIME_VERSION": false, "IMAGE_RUNTIME": false, "IMAGE_TAG": false, "SANDBOX": false,
 	} {
 		if got := launchesSandboxes(name); got != want {

@@ -8,7 +8,10 @@
 #   runtime bug becomes host root. A USER given as a build argument is not
 #   judged, nor an image that only platform services of the scan build (a
 #   proxy, a gateway in front of the sandbox): the agent does not run in
-#   it.
+#   it. Nor is an image whose entrypoint, or a script of its build context
+#   that the entrypoint runs, hands the work to a non-root user (exec gosu
+#   node "$@", su-exec, runuser -u, su USER -c): it starts as root to set
+#   up, and what the agent runs runs as that user.
 # related_resources:
 #   - ref: https://docs.docker.com/build/building/best-practices/#user
 #     description: Docker — Dockerfile best practices, USER
@@ -34,6 +37,7 @@ root_user(u) if split(u, ":")[0] in {"root", "0"}
 deny contains f if {
 	some img in input.images
 	not img.final_user
+	not img.drops_to
 	not run_as_non_root(img)
 	not _platform_only(img)
 	f := sa.finding(rego.metadata.chain(), img, "The Dockerfile's final stage sets no USER: containers from the image run as root")
@@ -43,6 +47,7 @@ deny contains f if {
 	some img in input.images
 	u := lower(trim_space(object.get(img, ["final_user", "value"], "")))
 	root_user(u)
+	not img.drops_to
 	not run_as_non_root(img)
 	not _platform_only(img)
 	f := sa.finding(rego.metadata.chain(), img.final_user, sprintf("The Dockerfile's final USER is %s: containers from the image run as root", [u]))

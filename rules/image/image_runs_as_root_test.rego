@@ -68,3 +68,13 @@ test_built_only_by_platform_services_quiet if {
 	agent := {"source": "compose", "name": "dev", "judged": true, "role": "agent", "build": {"dockerfile": "proxy/Dockerfile"}}
 	count(image_runs_as_root.deny) == 1 with input as {"images": [img], "workloads": [proxy, agent]}
 }
+
+# An entrypoint that hands the work to a non-root user (exec gosu node "$@"):
+# the image starts as root only to set up. Quiet, with USER unset or root.
+test_entrypoint_drops_quiet if {
+	drop := {"value": "node", "file": "entrypoint.sh", "line": 9}
+	count(image_runs_as_root.deny) == 0 with input as {"images": [
+		{"file": "Dockerfile", "line": 1, "drops_to": drop},
+		{"file": "b/Dockerfile", "line": 1, "final_user": {"value": "root", "file": "b/Dockerfile", "line": 7}, "drops_to": drop},
+	]}
+}

@@ -15,7 +15,9 @@
 #   sandbox that outlives the task. Read-only mounts are not reported here (the
 #   credentials they expose are host-credentials-mounted's), nor is a project
 #   checkout under the home directory (~/code/app, ~/projects/app): it is a
-#   workspace, and workspace-hooks-writable speaks for it.
+#   workspace, and workspace-hooks-writable speaks for it; nor a folder kept
+#   for a sandbox's own state, named after the agent but not its folder
+#   (~/.claudebox/claude-config): no tool of the host reads it.
 # related_resources:
 #   - ref: https://containers.dev/implementors/json_reference/
 #     description: Dev Container metadata reference — mounts and ${localEnv:HOME}
@@ -105,12 +107,22 @@ _checkout(rest) if {
 	not contains(rest, "dotfiles")
 }
 
+# _sandbox_state(rest): a folder of the home kept for a sandbox's own state
+# (~/.claudebox/claude-config, ~/.codex-sandbox): named after the agent but
+# not the agent's own folder, so no tool of the host reads it.
+_sandbox_state(rest) if {
+	first := split(rest, "/")[0]
+	regex.match(`^\.[^/]*(claude|codex|gemini|qwen|agent|sandbox)`, first)
+	count(held(first)) == 0
+}
+
 deny contains f if {
 	some [i, j], rest in wl.home_mounts
 	w := input.workloads[i]
 	m := w.mounts[j]
 	not m.read_only
 	not _checkout(rest)
+	not _sandbox_state(rest)
 	f := sa.finding(
 		rego.metadata.chain(), m,
 		sprintf("%s mounts the host's %s read-write at %s: the agent can change %s, which run on the host outside the sandbox", [wl.label(w), m.source, object.get(m, "target", "?"), what(rest)]),

@@ -40,6 +40,9 @@ test_read_only_and_non_home_quiet if {
 		# project checkouts are workspaces
 		mount("/home/dev/code/github/app", false),
 		mount("~/projects/api", false),
+		# a sandbox's own state folder, not the agent's
+		mount("$HOME/.claudebox/claude-config", false),
+		mount("~/.codex-sandbox/.codex", false),
 		mount("${localWorkspaceFolder}", false),
 		{"type": "volume", "source": "claude-config", "target": "/home/node/.claude"},
 		mount("/var/cache/apt", false),
@@ -63,4 +66,9 @@ test_other_agents_state_fires if {
 # The dotfiles checkout is linked into the home: its shell files run there.
 test_dotfiles_checkout_fires if {
 	count(host_home_state_writable.deny) == 1 with input as dev([mount("/home/dev/code/dotfiles", false)])
+}
+
+# The agent's own folders stay reported, with any suffix after them.
+test_agent_folder_not_sandbox_state if {
+	count(host_home_state_writable.deny) == 2 with input as dev([mount("~/.claude/projects", false), mount("$HOME/.claude.json", false)])
 }
