@@ -16,6 +16,7 @@ import (
 	"github.com/moby/buildkit/frontend/dockerfile/parser"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors"
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/agentcli"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
@@ -84,6 +85,10 @@ func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.
 	doc.Images = append(doc.Images, b.img)
 	doc.Credentials = append(doc.Credentials, b.creds...)
 	doc.MCPServers = append(doc.MCPServers, b.mcp...)
+	// An alias the image defines (RUN echo "alias cc='claude
+	// --dangerously-skip-permissions'" >> ~/.bashrc) is how it means the
+	// agent to be run, in its containers.
+	doc.Agents = append(doc.Agents, agentcli.AliasAgents(p, string(data), "image:"+p)...)
 	return nil
 }
 

@@ -26,6 +26,7 @@ type started struct {
 	w     model.Workload
 	creds []model.Credential
 	agent *model.Agent
+	key   string // its options and image, which say what container it is
 }
 
 // dockerRuns reads the containers a script starts with docker run
@@ -35,6 +36,7 @@ type started struct {
 // bypassed is an agents[] entry, as in a settings file.
 func dockerRuns(file string, calls []shell.Call) []started {
 	var out []started
+	seen := map[string]int{}
 	for _, c := range calls {
 		words := c.Texts()
 		i := agentcli.ExeIndex(words)
@@ -46,7 +48,19 @@ func dockerRuns(file string, calls []shell.Call) []started {
 			continue
 		}
 		args = dropSpreads(args, c.Args[len(c.Args)-len(args):])
-		out = append(out, readRun(file, c, path.Base(words[i]), args, len(out)))
+		r := readRun(file, c, path.Base(words[i]), args, len(out))
+		if j, ok := seen[r.key]; ok {
+			// The same container started from another branch (if/else
+			// around one argument array): one workload, its commands both.
+			out[j].w.Commands = append(out[j].w.Commands, r.w.Commands...)
+			out[j].creds = append(out[j].creds, r.creds...)
+			if out[j].agent == nil {
+				out[j].agent = r.agent
+			}
+			continue
+		}
+		seen[r.key] = len(out)
+		out = append(out, r)
 	}
 	return out
 }
@@ -143,6 +157,7 @@ func readRun(file string, c shell.Call, engine string, args []string, n int) sta
 		w.Image = &model.Str{Value: args[i], Loc: loc}
 		i++
 	}
+	r.key = engine + "\x00" + strings.Join(args[:min(i, len(args))], "\x00")
 	cmd := args[min(i, len(args)):]
 	if entrypoint != "" {
 		cmd = append([]string{entrypoint}, cmd...)
@@ -188,12 +203,8 @@ func bypassIn(loc model.Loc, text string, depth int) *model.Agent {
 		for _, a := range args {
 			flag, _, _ := strings.Cut(a, "=")
 			if tool != "" && agentcli.Bypass(tool, flag) {
-				return &model.Agent{
-					Tool: tool, Scope: "project", Loc: loc,
-					ApprovalRaw:  &model.Str{Value: flag, Loc: loc},
-					ApprovalMode: &model.Str{Value: "bypass", Loc: loc},
-					Speaks:       []string{"review"},
-				}
+				a := agentcli.BypassAgent(tool, flag, loc, "", "")
+				return &a
 			}
 		}
 	}

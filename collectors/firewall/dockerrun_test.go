@@ -177,3 +177,15 @@ func TestImageDrops(t *testing.T) {
 		t.Errorf("drops (-want +got):\n%s", diff)
 	}
 }
+
+// The same options and image started from two branches are one container.
+func TestDockerRunSameContainerOnce(t *testing.T) {
+	src := "#!/bin/bash\nA=(--rm -v \"$PWD:/w\")\nif [ -n \"$1\" ]; then\n  podman run \"${A[@]}\" box claude -p \"$1\"\nelse\n  podman run \"${A[@]}\" box\nfi\ndocker run --rm other\n"
+	var doc model.Document
+	if err := New().Collect(context.Background(), "run.sh", []byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Workloads) != 2 || len(doc.Workloads[0].Commands) != 1 || doc.Workloads[1].Image.Value != "other" {
+		t.Errorf("workloads = %+v", doc.Workloads)
+	}
+}

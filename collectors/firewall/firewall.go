@@ -153,6 +153,7 @@ func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.
 	}
 	if devcontainerScript(p) {
 		doc.Agents = append(doc.Agents, scriptAgents(p, calls)...)
+		doc.Agents = append(doc.Agents, agentcli.AliasAgents(p, string(data), "")...)
 	}
 	for _, r := range dockerRuns(p, calls) {
 		doc.Workloads = append(doc.Workloads, r.w)
@@ -185,13 +186,7 @@ func scriptAgents(file string, calls []shell.Call) []model.Agent {
 			if !agentcli.Bypass(tool, flag) {
 				continue
 			}
-			loc := model.Loc{File: file, Line: c.Line}
-			out = append(out, model.Agent{
-				Tool: tool, Scope: "project", Loc: loc, Context: "script " + file,
-				ApprovalRaw:  &model.Str{Value: flag, Loc: loc},
-				ApprovalMode: &model.Str{Value: "bypass", Loc: loc},
-				Speaks:       []string{"review"},
-			})
+			out = append(out, agentcli.BypassAgent(tool, flag, model.Loc{File: file, Line: c.Line}, "script "+file, ""))
 			break
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sandbox-audit/sandbox-audit/collectors/internal/agentcli"
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/shell"
 	"github.com/sandbox-audit/sandbox-audit/model"
 )
@@ -103,6 +104,10 @@ func commandAgents(ws []model.Workload) []model.Agent {
 			if a := bypassAgent(c.Loc, c.Text); a != nil {
 				a.Context, a.Workload = kind+w.Name+" "+c.Phase, w.ID
 				out = append(out, *a)
+			}
+			for _, a := range agentcli.AliasAgents(c.File, c.Text, w.ID) {
+				a.Loc = c.Loc // the alias is written in the command
+				out = append(out, a)
 			}
 		}
 	}

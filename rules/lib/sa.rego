@@ -52,6 +52,10 @@ model_key(name) if upper(name) in {
 	"CLAUDE_API_KEY", "LLM_API_KEY",
 }
 
+# Another model provider's API key (an app that lets the user pick the
+# model: Alibaba's Qwen, Moonshot's Kimi, IBM watsonx, Together…).
+model_key(name) if regex.match(`^(ALIBABA|MOONSHOT|KIMI|IBM|WATSONX|ZHIPU|ZHIPUAI|GLM|BAICHUAN|MINIMAX|SILICONFLOW|TOGETHER|TOGETHERAI|FIREWORKS|PERPLEXITY|COHERE|REPLICATE|ANYSCALE|CEREBRAS|SAMBANOVA|NOVITA|UNBOUND|VOLCENGINE|ARK|HUNYUAN|QIANFAN|AI21|VOYAGE|JINA|NEBIUS|GROK|AZURE_AI|VERTEX|BEDROCK|LITELLM)_API_KEY$`, upper(name))
+
 # inbound_credential(name): the variable holds the password of a server
 # that runs in the sandbox itself and guards the way in to it (ttyd's web
 # terminal, a VNC desktop, Jupyter): the agent reading it reaches nothing

@@ -59,3 +59,18 @@ test_claude_and_llm_keys_are_model_keys if {
 	count(agent_model_key_forwarded.deny) == 2 with input as inp
 	count(host_secret_forwarded.deny) == 0 with input as inp
 }
+
+# Other model providers' keys, as an app that lets the user pick the model
+# names them.
+test_other_providers_are_model_keys if {
+	inp := {"workloads": [{
+		"source": "compose", "name": "webui", "judged": true,
+		"env": [
+			{"name": "ALIBABA_API_KEY", "from_host": "ALIBABA_API_KEY", "sensitive_name": true, "file": "c.yml", "line": 4},
+			{"name": "moonshot_api_key", "from_host": "MOONSHOT_API_KEY", "sensitive_name": true, "file": "c.yml", "line": 5},
+			{"name": "STRIPE_API_KEY", "from_host": "STRIPE_API_KEY", "sensitive_name": true, "file": "c.yml", "line": 6},
+		],
+	}]}
+	count(agent_model_key_forwarded.deny) == 2 with input as inp
+	{f.line | some f in host_secret_forwarded.deny with input as inp} == {6}
+}

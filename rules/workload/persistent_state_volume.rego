@@ -3,12 +3,14 @@
 # description: |
 #   A named volume or a PersistentVolumeClaim outlives the container: whatever
 #   one task leaves there (a poisoned dependency cache, a modified git hook, a
-#   shell history with a token, a planted binary on a PATH directory) is there
-#   when the next task, possibly for another repository or user, starts. The
-#   sandbox is then not disposable. A writable Kubernetes hostPath is the
-#   node's directory, there for the next pod scheduled on it. Anonymous
-#   volumes, tmpfs, emptyDir and read-only host paths are not reported. A workload's persistent volumes are one finding, at the
-#   first, that names them all.
+#   planted binary on a PATH directory) is there when the next task,
+#   possibly for another repository or user, starts. The sandbox is then not
+#   disposable. A writable Kubernetes hostPath is the node's directory, there
+#   for the next pod scheduled on it. Anonymous volumes, tmpfs, emptyDir,
+#   read-only host paths and a volume that keeps only the shell's history
+#   (the reference devcontainer's /commandhistory: nothing runs it) are not
+#   reported. A workload's persistent volumes are one finding, at the first,
+#   that names them all.
 # related_resources:
 #   - ref: https://docs.docker.com/engine/storage/volumes/
 #     description: Docker — volumes persist beyond the container's lifecycle
@@ -58,7 +60,13 @@ _in_service(w, m) if {
 _persistent(m) if {
 	object.get(m, "persistent", false) == true
 	object.get(m, "type", "") in {"volume", "pvc"}
+	not _shell_history(m)
 }
+
+# A volume that keeps only the shell's history (the reference Claude Code
+# devcontainer's /commandhistory): lines to scroll back through, which
+# nothing runs on its own.
+_shell_history(m) if regex.match(`(?i)(^|/)(\.?(bash|zsh|shell|command|cmd)_?history)/?$`, object.get(m, "target", ""))
 
 # A writable Kubernetes hostPath is a directory of the node: the next pod
 # scheduled there finds what this one left. System directories, devices,

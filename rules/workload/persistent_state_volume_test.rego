@@ -32,13 +32,13 @@ test_volumes_of_one_workload_fold if {
 		"mounts": [
 			{"type": "volume", "source": "gradle", "target": "/home/u/.gradle", "persistent": true, "file": ".devcontainer/devcontainer.json", "line": 12},
 			{"type": "bind", "source": "/src", "target": "/src", "persistent": true, "file": ".devcontainer/devcontainer.json", "line": 10},
-			{"type": "volume", "source": "history", "target": "/commandhistory", "persistent": true, "file": ".devcontainer/devcontainer.json", "line": 11},
+			{"type": "volume", "source": "npm", "target": "/home/u/.npm", "persistent": true, "file": ".devcontainer/devcontainer.json", "line": 11},
 		],
 	}]}
 	count(fs) == 1
 	some f in fs
 	f.line == 11
-	contains(f.message, "named volume gradle at /home/u/.gradle, named volume history at /commandhistory: their contents outlive the task")
+	contains(f.message, "named volume gradle at /home/u/.gradle, named volume npm at /home/u/.npm: their contents outlive the task")
 }
 
 test_hardened_quiet if {
@@ -66,7 +66,7 @@ test_devcontainer_and_its_service_once if {
 		"compose": {"resolved": true, "service": "app"},
 		"mounts": [
 			{"type": "volume", "source": "claude-config", "target": "/home/node/.claude", "persistent": true, "file": ".devcontainer/devcontainer.json", "line": 6},
-			{"type": "volume", "source": "history", "target": "/commandhistory", "persistent": true, "file": ".devcontainer/devcontainer.json", "line": 7},
+			{"type": "volume", "source": "npm", "target": "/home/node/.npm", "persistent": true, "file": ".devcontainer/devcontainer.json", "line": 7},
 		],
 	}
 	svc := {
@@ -103,4 +103,18 @@ test_writable_node_host_path_fires if {
 		count(persistent_state_volume.deny) == 0 with input as {"workloads": [{"source": "kubernetes", "name": "agent/agent", "mounts": [hp(src, false)]}]}
 	}
 	count(persistent_state_volume.deny) == 0 with input as {"workloads": [{"source": "kubernetes", "name": "agent/agent", "mounts": [hp("/var/lib/skills/draft", true)]}]}
+}
+
+# A volume for the shell's history only is quiet; one beside it still fires.
+test_shell_history_quiet if {
+	hist := {"type": "volume", "source": "claude-bashhistory", "target": "/commandhistory", "persistent": true, "file": "c.yml", "line": 9}
+	count(persistent_state_volume.deny) == 0 with input as {"workloads": [{"source": "compose", "name": "dev", "mounts": [hist]}]}
+	fs := persistent_state_volume.deny with input as {"workloads": [{"source": "compose", "name": "dev", "mounts": [
+		hist,
+		{"type": "volume", "source": "npm-cache", "target": "/home/node/.npm", "persistent": true, "file": "c.yml", "line": 10},
+	]}]}
+	count(fs) == 1
+	some f in fs
+	f.line == 10
+	not contains(f.message, "commandhistory")
 }

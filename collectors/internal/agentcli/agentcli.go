@@ -5,7 +5,12 @@
 // container's entrypoint and command.
 package agentcli
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+
+	"github.com/sandbox-audit/sandbox-audit/model"
+)
 
 // CLIs maps an executable name to the agent it runs.
 var CLIs = map[string]string{
@@ -236,4 +241,69 @@ func NamesAgent(name string) bool {
 		}
 	}
 	return false
+}
+
+// AliasBypass is a shell alias that starts an agent with approval
+// bypassed (alias cc='claude --dangerously-skip-permissions').
+type AliasBypass struct {
+	Name, Tool, Flag string
+	Line             int
+}
+
+// aliasDef finds an alias definition and the text after its "=".
+var aliasDef = regexp.MustCompile(`\balias\s+([A-Za-z0-9_.:-]+)=`)
+
+// AliasBypasses lists, by line, the aliases text defines that run an agent
+// with approval bypassed: as written in a shell start-up file, or echoed
+// into one by a Dockerfile's RUN.
+func AliasBypasses(text string) []AliasBypass {
+	var out []AliasBypass
+	for i, line := range strings.Split(text, "\n") {
+		for _, m := range aliasDef.FindAllStringSubmatchIndex(line, -1) {
+			body := strings.TrimPrefix(line[m[1]:], `\`)
+			if body != "" && (body[0] == '\'' || body[0] == '"') {
+				// alias cc='claude …' inside echo "…": the alias's own quotes
+				q := body[0]
+				body, _, _ = strings.Cut(body[1:], string(q))
+				body = strings.TrimSuffix(body, `\`)
+			}
+			for _, words := range Split(body) {
+				tool, args := Command(words)
+				if tool == "" {
+					continue
+				}
+				for _, a := range args {
+					flag, _, _ := strings.Cut(a, "=")
+					if Bypass(tool, flag) {
+						out = append(out, AliasBypass{Name: line[m[2]:m[3]], Tool: tool, Flag: flag, Line: i + 1})
+						break
+					}
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// BypassAgent is the agents[] entry for an agent run with approval
+// bypassed by flag, at loc: judged like a settings file that sets the mode.
+// workload is the container it runs in ("" when not known).
+func BypassAgent(tool, flag string, loc model.Loc, context, workload string) model.Agent {
+	return model.Agent{
+		Tool: tool, Scope: "project", Loc: loc, Context: context, Workload: workload,
+		ApprovalRaw:  &model.Str{Value: flag, Loc: loc},
+		ApprovalMode: &model.Str{Value: "bypass", Loc: loc},
+		Speaks:       []string{"review"},
+	}
+}
+
+// AliasAgents are the agents the aliases of text start with approval
+// bypassed, at their lines of file.
+func AliasAgents(file, text, workload string) []model.Agent {
+	var out []model.Agent
+	for _, a := range AliasBypasses(text) {
+		out = append(out, BypassAgent(a.Tool, a.Flag, model.Loc{File: file, Line: a.Line}, "alias "+a.Name+" in "+file, workload))
+	}
+	return out
 }

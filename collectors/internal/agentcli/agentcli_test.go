@@ -1,6 +1,8 @@
 package agentcli
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -72,5 +74,21 @@ func TestSplitDoubleQuoteEscapes(t *testing.T) {
 	want := [][]string{{"codex", "exec", "-c", `model="$M"`, "--dangerously-bypass-approvals-and-sandbox", `a\`, `x\y`, `p\q`, "<", "p.md"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Split (-want +got):\n%s", diff)
+	}
+}
+
+func TestAliasBypasses(t *testing.T) {
+	text := "RUN echo \"alias cc='claude --dangerously-skip-permissions'\" >> /home/vscode/.bashrc\n" +
+		"alias yolo=\"codex --yolo\"\n" +
+		"alias c='claude'\n" +
+		"# alias note: use --dangerously-skip-permissions with care\n" +
+		"alias g=gemini\\ -y\n"
+	var got []string
+	for _, a := range AliasBypasses(text) {
+		got = append(got, fmt.Sprintf("%s %s %s %d", a.Name, a.Tool, a.Flag, a.Line))
+	}
+	want := []string{"cc claude-code --dangerously-skip-permissions 1", "yolo codex --yolo 2"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("AliasBypasses = %q, want %q", got, want)
 	}
 }
