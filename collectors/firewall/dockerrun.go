@@ -37,10 +37,19 @@ type started struct {
 func dockerRuns(file string, calls []shell.Call) []started {
 	var out []started
 	seen := map[string]int{}
+	builds := map[string]*model.Build{} // image tag -> what the script builds it from
 	for _, c := range calls {
 		words := c.Texts()
 		i := agentcli.ExeIndex(words)
 		if i < 0 || !engines[path.Base(words[i])] {
+			continue
+		}
+		if tags, b, ok := buildOf(file, words[i+1:], c.Line); ok {
+			for _, t := range tags {
+				if b != nil {
+					builds[t] = b
+				}
+			}
 			continue
 		}
 		args, ok := runArgs(words[i+1:])
@@ -49,6 +58,12 @@ func dockerRuns(file string, calls []shell.Call) []started {
 		}
 		args = dropSpreads(args, c.Args[len(c.Args)-len(args):])
 		r := readRun(file, c, path.Base(words[i]), args, len(out))
+		if r.w.Image != nil {
+			if b, ok := builds[untagged(r.w.Image.Value)]; ok {
+				bb := *b
+				r.w.Build = &bb
+			}
+		}
 		if j, ok := seen[r.key]; ok {
 			// The same container started from another branch (if/else
 			// around one argument array): one workload, its commands both.
@@ -64,6 +79,77 @@ func dockerRuns(file string, calls []shell.Call) []started {
 	}
 	return out
 }
+
+// buildOf reads a docker build (buildx build, image build) the script
+// runs: the tags it gives the image and the Dockerfile and context it
+// builds from; false when the command is no build. The context is taken
+// from the repository's root, where a script is run from; one the script
+// computes ($(dirname "$0"), $SCRIPT_DIR) is the script's own directory.
+func buildOf(file string, args []string, line int) ([]string, *model.Build, bool) {
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i], "-") {
+		if engineValueFlags[args[i]] {
+			i++
+		}
+		i++
+	}
+	switch {
+	case i < len(args) && args[i] == "build":
+		args = args[i+1:]
+	case i+1 < len(args) && (args[i] == "buildx" || args[i] == "image") && args[i+1] == "build":
+		args = args[i+2:]
+	default:
+		return nil, nil, false
+	}
+	var tags []string
+	dockerfile, ctx := "", ""
+	for j := 0; j < len(args); j++ {
+		flag, val, hasVal := oci.SplitRunFlag(args[j])
+		if flag == "" {
+			ctx = args[j]
+			continue
+		}
+		if !hasVal && buildValueFlags[flag] && j+1 < len(args) {
+			j++
+			val = args[j]
+		}
+		switch flag {
+		case "-t", "--tag":
+			tags = append(tags, untagged(val))
+		case "-f", "--file":
+			dockerfile = val
+		}
+	}
+	switch {
+	case ctx == "" || strings.Contains(ctx, "://") || ctx == "-":
+		return tags, nil, len(tags) > 0 // a remote or piped context: no file here
+	case strings.Contains(ctx, "$"):
+		ctx = path.Dir(file)
+	default:
+		ctx = path.Clean(ctx)
+	}
+	switch {
+	case dockerfile == "":
+		dockerfile = path.Join(ctx, "Dockerfile")
+	case strings.Contains(dockerfile, "$"):
+		dockerfile = path.Join(ctx, path.Base(dockerfile))
+	default:
+		dockerfile = path.Clean(dockerfile)
+	}
+	return tags, &model.Build{Dockerfile: dockerfile, Context: ctx, Loc: model.Loc{File: file, Line: line}}, true
+}
+
+// buildValueFlags are the docker build options that take a value.
+var buildValueFlags = map[string]bool{
+	"-t": true, "--tag": true, "-f": true, "--file": true, "--build-arg": true, "--target": true, "--platform": true,
+	"--label": true, "--network": true, "--secret": true, "--ssh": true, "--cache-from": true, "--cache-to": true,
+	"-o": true, "--output": true, "--progress": true, "--build-context": true, "--add-host": true, "--iidfile": true,
+	"--shm-size": true, "--ulimit": true, "-m": true, "--memory": true,
+}
+
+// untagged is an image reference without a :latest tag, as docker reads
+// "box" and "box:latest" alike.
+func untagged(ref string) string { return strings.TrimSuffix(ref, ":latest") }
 
 // runArgs returns the arguments after the run subcommand; false when the
 // command is no run.

@@ -189,3 +189,34 @@ func TestDockerRunSameContainerOnce(t *testing.T) {
 		t.Errorf("workloads = %+v", doc.Workloads)
 	}
 }
+
+// An image the script builds and then runs is built from the script's
+// Dockerfile: the run's workload carries that build, so the image's user,
+// sudoers and entrypoint speak for the container.
+func TestDockerRunBuild(t *testing.T) {
+	src := "#!/bin/bash\nIMG=agent-box\ndocker build -t \"$IMG\" -t agent-box:1 --build-arg U=1000 docker/\n" +
+		"docker buildx build -f ci/Dockerfile.ci -t ci-box \"$(dirname \"$0\")\"\ndocker build -t remote https://example.com/x.git\n" +
+		"docker run --rm agent-box claude -p x\ndocker run --rm agent-box:1\ndocker run ci-box:latest\ndocker run remote\ndocker run alpine\n"
+	var doc model.Document
+	if err := New().Collect(context.Background(), "bin/launch.sh", []byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range doc.Workloads {
+		b := "-"
+		if w.Build != nil {
+			b = fmt.Sprintf("%s ctx=%s @%d", w.Build.Dockerfile, w.Build.Context, w.Build.Line)
+		}
+		got = append(got, w.Image.Value+" "+b)
+	}
+	want := []string{
+		"agent-box docker/Dockerfile ctx=docker @3",
+		"agent-box:1 docker/Dockerfile ctx=docker @3",
+		"ci-box:latest ci/Dockerfile.ci ctx=bin @4",
+		"remote -",
+		"alpine -",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("builds (-want +got):\n%s", diff)
+	}
+}
