@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/agentcli"
@@ -86,19 +87,8 @@ func dockerRuns(file string, calls []shell.Call) []started {
 // from the repository's root, where a script is run from; one the script
 // computes ($(dirname "$0"), $SCRIPT_DIR) is the script's own directory.
 func buildOf(file string, args []string, line int) ([]string, *model.Build, bool) {
-	i := 0
-	for i < len(args) && strings.HasPrefix(args[i], "-") {
-		if engineValueFlags[args[i]] {
-			i++
-		}
-		i++
-	}
-	switch {
-	case i < len(args) && args[i] == "build":
-		args = args[i+1:]
-	case i+1 < len(args) && (args[i] == "buildx" || args[i] == "image") && args[i+1] == "build":
-		args = args[i+2:]
-	default:
+	args, ok := subcommand(args, "build", "buildx build", "image build")
+	if !ok {
 		return nil, nil, false
 	}
 	var tags []string
@@ -153,7 +143,12 @@ func untagged(ref string) string { return strings.TrimSuffix(ref, ":latest") }
 
 // runArgs returns the arguments after the run subcommand; false when the
 // command is no run.
-func runArgs(args []string) ([]string, bool) {
+func runArgs(args []string) ([]string, bool) { return subcommand(args, "run", "container run") }
+
+// subcommand returns the arguments after the first of the engine's
+// subcommands (as words: "container run") that follows its global options
+// (docker --context ci run …); false when none does.
+func subcommand(args []string, forms ...string) ([]string, bool) {
 	i := 0
 	for i < len(args) && strings.HasPrefix(args[i], "-") {
 		if engineValueFlags[args[i]] {
@@ -161,11 +156,11 @@ func runArgs(args []string) ([]string, bool) {
 		}
 		i++
 	}
-	switch {
-	case i < len(args) && args[i] == "run":
-		return args[i+1:], true
-	case i+1 < len(args) && args[i] == "container" && args[i+1] == "run":
-		return args[i+2:], true
+	for _, f := range forms {
+		ws := strings.Fields(f)
+		if len(args)-i >= len(ws) && slices.Equal(args[i:i+len(ws)], ws) {
+			return args[i+len(ws):], true
+		}
 	}
 	return nil, false
 }
