@@ -31,3 +31,14 @@ type Collector interface {
 type Linker interface {
 	Link(doc *model.Document)
 }
+
+// Sniffer is implemented by a collector that claims some files by a name
+// that does not settle their format: an extensionless file under bin/ may
+// be a launcher script or a compiled program. Sniffs reports whether path
+// is such a file; Sniff, given its content, whether it is of the format. A
+// sniffed file that is not, or that is too large to be a configuration
+// file, is no configuration file: not read, not listed, no error.
+type Sniffer interface {
+	Sniffs(path string) bool
+	Sniff(data []byte) bool
+}

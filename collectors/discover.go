@@ -378,14 +378,22 @@ func collectOne(ctx context.Context, dir *Dir, j job, maxSize int64) (r result) 
 	}()
 	// Read once, by the descriptor it checks: a file swapped for a
 	// symlink or a FIFO since the walk listed it is refused, not followed.
+	sn, sniffed := j.c.(Sniffer)
+	sniffed = sniffed && sn.Sniffs(j.path)
 	data, err := dir.ReadFile(ctx, j.path, maxSize)
 	if err != nil {
 		var big *TooLargeError
+		if errors.As(err, &big) && sniffed {
+			return r // a program, not a script: not a configuration file
+		}
 		if errors.As(err, &big) {
 			r.err = &model.Error{File: j.path, Message: "skipped: " + big.Error() + " for a configuration file"}
 		} else {
 			r.err = &model.Error{File: j.path, Message: "cannot read: " + Reason(err)}
 		}
+		return r
+	}
+	if sniffed && !sn.Sniff(data) {
 		return r
 	}
 	r.doc.Files = append(r.doc.Files, model.File{Path: j.path, Kind: j.c.Name()})

@@ -328,3 +328,39 @@ func TestSymlinkedConfigDirs(t *testing.T) {
 		t.Errorf("errors[] by file and kind (-want +got):\n%s\n%+v", diff, errs)
 	}
 }
+
+// An extensionless file under bin/ is read only when a shell runs it: a
+// compiled program there (too large for a configuration file) and a note
+// without a shebang are not configuration files — not listed, no error —
+// and a launcher script beside them is read.
+func TestSniffedFiles(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "bin/notes", "docker run -v /var/run/docker.sock:/var/run/docker.sock x\n")
+	write(t, root, "bin/claude-box", "#!/usr/bin/env bash\ndocker run --rm -v /var/run/docker.sock:/var/run/docker.sock example/box:1 claude -p go\n")
+	prog := filepath.Join(root, "bin", "sandbox-tool")
+	f, err := os.Create(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(20 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	doc, errs, err := collectors.Scan(context.Background(), root, collectors.Options{Collectors: registry.All()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(errs) != 0 {
+		t.Errorf("errors = %+v, want none", errs)
+	}
+	var files []string
+	for _, f := range doc.Files {
+		files = append(files, f.Path+" "+f.Kind)
+	}
+	if diff := cmp.Diff([]string{"bin/claude-box script"}, files); diff != "" {
+		t.Errorf("files read (-want +got):\n%s", diff)
+	}
+	if len(doc.Workloads) != 1 || doc.Workloads[0].File != "bin/claude-box" {
+		t.Errorf("workloads = %+v", doc.Workloads)
+	}
+}

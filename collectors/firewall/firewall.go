@@ -29,6 +29,7 @@ type Collector struct{}
 var (
 	_ collectors.Collector = Collector{}
 	_ collectors.Linker    = Collector{}
+	_ collectors.Sniffer   = Collector{}
 )
 
 // New returns the firewall script collector.
@@ -68,6 +69,13 @@ func extensionless(p string) bool {
 	}
 	return agentcli.NamesAgent(base)
 }
+
+// Sniffs implements collectors.Sniffer: an extensionless file may be a
+// program rather than a script.
+func (Collector) Sniffs(p string) bool { return extensionless(p) }
+
+// Sniff implements collectors.Sniffer: a shell runs the file.
+func (Collector) Sniff(data []byte) bool { return shebangShell(data) }
 
 // shebangShell: the first line runs the file with a POSIX shell or bash.
 func shebangShell(data []byte) bool {
