@@ -161,6 +161,10 @@ type Script struct {
 	// DropsTo is the non-root user it hands its work to (exec gosu node
 	// "$@"), at its line; nil when it does not.
 	DropsTo *Str `json:"drops_to,omitempty"`
+	// Bypass are the agents it starts with approval bypassed, kept for
+	// the image whose entrypoint runs it (the scan adds them to Agents
+	// then); not part of the rules' input.
+	Bypass []Agent `json:"-"`
 }
 
 // NotAmongRead is EgressScript.NotRead for a firewall script that is not

@@ -220,3 +220,30 @@ func TestDockerRunBuild(t *testing.T) {
 		t.Errorf("builds (-want +got):\n%s", diff)
 	}
 }
+
+// A script the image's entrypoint runs that starts the agent with
+// approval bypassed is an agents[] entry in the image's containers; the
+// same script no Dockerfile runs is none (a developer's own command).
+func TestEntrypointAgents(t *testing.T) {
+	var doc model.Document
+	c := New()
+	for p, src := range map[string]string{
+		"entrypoint.sh":       "#!/bin/bash\nset -e\nexec claude --dangerously-skip-permissions \"$@\"\n",
+		"scripts/yolo-dev.sh": "#!/bin/bash\nclaude --dangerously-skip-permissions\n",
+	} {
+		if err := c.Collect(context.Background(), p, []byte(src), &doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(doc.Agents) != 0 {
+		t.Fatalf("agents before Link = %+v, want none", doc.Agents)
+	}
+	doc.Images = []model.Image{{Loc: model.Loc{File: "Dockerfile", Line: 1},
+		Entrypoint: &model.Str{Value: "/usr/local/bin/entrypoint.sh", Loc: model.Loc{File: "Dockerfile", Line: 9}},
+		Copies:     []model.Copy{{Sources: []string{"entrypoint.sh"}, Dest: "/usr/local/bin/"}}}}
+	c.Link(&doc)
+	wantAgents(t, doc, "claude-code --dangerously-skip-permissions 3 script entrypoint.sh, the entrypoint of Dockerfile")
+	if doc.Agents[0].Workload != "image:Dockerfile" {
+		t.Errorf("workload = %q", doc.Agents[0].Workload)
+	}
+}

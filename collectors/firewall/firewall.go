@@ -156,8 +156,14 @@ func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.
 	if d := shell.DropsTo(calls); d != nil {
 		drops = &model.Str{Value: d.User, Loc: model.Loc{File: p, Line: d.Line}}
 	}
-	if len(runs) > 0 || shell.RunsArgs(calls) > 0 || drops != nil {
-		doc.Scripts = append(doc.Scripts, model.Script{Loc: model.Loc{File: p, Line: 1}, Runs: runs, SudoRuns: sudo, ArgsLine: shell.RunsArgs(calls), DropsTo: drops})
+	var bypass []model.Agent
+	if !devcontainerScript(p) {
+		// Run on the host, or as an image's entrypoint: Link keeps them
+		// for an image whose entrypoint runs the script.
+		bypass = scriptAgents(p, calls)
+	}
+	if len(runs) > 0 || shell.RunsArgs(calls) > 0 || drops != nil || len(bypass) > 0 {
+		doc.Scripts = append(doc.Scripts, model.Script{Loc: model.Loc{File: p, Line: 1}, Runs: runs, SudoRuns: sudo, ArgsLine: shell.RunsArgs(calls), DropsTo: drops, Bypass: bypass})
 	}
 	if devcontainerScript(p) {
 		doc.Agents = append(doc.Agents, scriptAgents(p, calls)...)

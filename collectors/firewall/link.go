@@ -53,6 +53,39 @@ func (Collector) Link(doc *model.Document) {
 	for i := range doc.Images {
 		imageDrops(&doc.Images[i], calls)
 	}
+	doc.Agents = append(doc.Agents, entrypointAgents(doc.Images, calls)...)
+}
+
+// entrypointAgents are the agents a script of an image's build context,
+// run as the image's entrypoint, starts with approval bypassed (exec claude
+// --dangerously-skip-permissions at the end of entrypoint.sh): they run in
+// the image's containers. A script a Dockerfile does not run is left out:
+// it may be a developer's own command on the host.
+func entrypointAgents(imgs []model.Image, calls map[string]model.Script) []model.Agent {
+	var out []model.Agent
+	done := map[string]bool{}
+	for i := range imgs {
+		img := &imgs[i]
+		if img.Entrypoint == nil {
+			continue
+		}
+		b := &model.Build{Dockerfile: img.File, Context: path.Dir(img.File)}
+		scripts, _ := shell.ScriptRuns(img.Entrypoint.Value)
+		for _, ref := range scripts {
+			for _, f := range candidates(ref, "", b, img) {
+				s, ok := calls[f]
+				if !ok || done[f] {
+					continue
+				}
+				done[f] = true
+				for _, a := range s.Bypass {
+					a.Context, a.Workload = "script "+f+", the entrypoint of "+img.File, "image:"+img.File
+					out = append(out, a)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // imageDrops sets the user an image's entrypoint hands its work to: the
