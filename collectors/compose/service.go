@@ -147,22 +147,7 @@ func (s *service) caps(n *yaml.Node) []model.Str {
 // most: an unconfined seccomp profile and no-new-privileges.
 func (s *service) securityOpts(n *yaml.Node) {
 	for _, it := range items(n) {
-		o := s.str(it)
-		if o == nil {
-			continue
-		}
-		s.w.SecurityOpt = append(s.w.SecurityOpt, *o)
-		key, val := oci.SplitOpt(o.Value)
-		switch key {
-		case "seccomp":
-			if val == "unconfined" {
-				s.w.Seccomp = &model.Str{Value: "unconfined", Loc: o.Loc}
-			}
-		case "no-new-privileges":
-			if val == "" || val == "true" {
-				s.w.AllowPrivEsc = &model.Bool{Value: false, Loc: o.Loc}
-			}
-		}
+		oci.SecurityOpt(&s.w, s.str(it))
 	}
 }
 

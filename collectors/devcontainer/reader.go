@@ -7,7 +7,6 @@ import (
 
 	"github.com/tailscale/hujson"
 
-	"github.com/sandbox-audit/sandbox-audit/collectors/internal/agentcli"
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/oci"
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/textpos"
 	"github.com/sandbox-audit/sandbox-audit/collectors/secrets"
@@ -330,25 +329,10 @@ func (r *reader) env(where, name, value string, hasValue bool, loc model.Loc) {
 	if name == "" {
 		return
 	}
-	ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveEnv(name, value, hasValue), Loc: loc}
-	if hasValue {
-		ev.Switch = agentcli.EnvSwitch(name, value)
-	}
-	if !hasValue {
-		ev.FromHost = name // docker run -e NAME passes the host's value
-	} else {
-		ev.FromHost = localEnv(value)
-		ev.Secret = secrets.DetectNamed(name, value)
-		if ev.Secret == nil && (ev.FromHost != "" || secrets.IsReference(value)) {
-			// ${localEnv:TOKEN:ghp_…}: the default is a literal token.
-			ev.Secret = secrets.Detect(value)
-		}
-		ev.Weak = ev.Secret == nil && secrets.WeakSecret(name, value)
-	}
+	ev := secrets.EnvVar(name, value, hasValue, localEnv(value), loc)
 	if ev.Secret != nil {
 		r.credential(*ev.Secret, "env", "devcontainer "+where+" "+name, loc)
 	}
-	ev.HostSensitive = ev.FromHost != "" && secrets.SensitiveName(ev.FromHost)
 	r.w.Env = append(r.w.Env, ev)
 }
 

@@ -280,13 +280,9 @@ func bypassIn(loc model.Loc, text string, depth int) *model.Agent {
 			}
 			continue
 		}
-		tool, args := agentcli.Command(words)
-		for _, a := range args {
-			flag, _, _ := strings.Cut(a, "=")
-			if tool != "" && agentcli.Bypass(tool, flag) {
-				a := agentcli.BypassAgent(tool, flag, loc, "", "")
-				return &a
-			}
+		if tool, flag := agentcli.BypassFlag(words); tool != "" {
+			a := agentcli.BypassAgent(tool, flag, loc, "", "")
+			return &a
 		}
 	}
 	return nil
@@ -316,21 +312,14 @@ func (r *started) env(engine, name, value string, hasValue bool, loc model.Loc) 
 	if name = strings.TrimSpace(name); name == "" {
 		return
 	}
-	ev := model.EnvVar{Name: name, SensitiveName: secrets.SensitiveEnv(name, value, hasValue), Loc: loc}
-	switch m := hostVar.FindStringSubmatch(value); {
-	case !hasValue:
-		ev.FromHost = name // -e NAME passes the host's value on
-	case m != nil:
-		ev.FromHost = m[1]
-	default:
-		ev.Switch = agentcli.EnvSwitch(name, value)
-		ev.Secret = secrets.DetectNamed(name, value)
-		ev.Weak = ev.Secret == nil && secrets.WeakSecret(name, value)
+	from := ""
+	if m := hostVar.FindStringSubmatch(value); m != nil {
+		from = m[1]
 	}
+	ev := secrets.EnvVar(name, value, hasValue, from, loc)
 	if ev.Secret != nil {
 		r.credential(*ev.Secret, "env", engine+" run in "+loc.File+" environment "+name, loc)
 	}
-	ev.HostSensitive = ev.FromHost != "" && secrets.SensitiveName(ev.FromHost)
 	r.w.Env = append(r.w.Env, ev)
 }
 

@@ -187,21 +187,8 @@ func (Collector) Collect(ctx context.Context, p string, data []byte, doc *model.
 func scriptAgents(file string, calls []shell.Call) []model.Agent {
 	var out []model.Agent
 	for _, c := range calls {
-		words := make([]string, len(c.Args))
-		for i, a := range c.Args {
-			words[i] = a.Text
-		}
-		tool, args := agentcli.Command(words)
-		if tool == "" {
-			continue
-		}
-		for _, w := range args {
-			flag, _, _ := strings.Cut(w, "=")
-			if !agentcli.Bypass(tool, flag) {
-				continue
-			}
+		if tool, flag := agentcli.BypassFlag(c.Texts()); tool != "" {
 			out = append(out, agentcli.BypassAgent(tool, flag, model.Loc{File: file, Line: c.Line}, "script "+file, ""))
-			break
 		}
 	}
 	return out

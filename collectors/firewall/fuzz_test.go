@@ -1,9 +1,11 @@
 package firewall
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/sandbox-audit/sandbox-audit/collectors/internal/fuzzcheck"
+	"github.com/sandbox-audit/sandbox-audit/model"
 )
 
 // FuzzCollect feeds arbitrary scripts: what fuzzcheck.Collect checks of
@@ -49,8 +51,8 @@ func FuzzCollect(f *testing.F) {
 				t.Fatalf("workload %s from %s at %s:%d (%d lines)", w.ID, w.Source, w.File, w.Line, lines)
 			}
 			for _, e := range w.Env {
-				if e.Secret != nil && e.FromHost != "" {
-					t.Fatalf("env %s is both a literal secret and the host's %s", e.Name, e.FromHost)
+				if e.Secret != nil && !slices.ContainsFunc(doc.Credentials, func(c model.Credential) bool { return c.Line == e.Line && c.Fingerprint == e.Secret.Fingerprint }) {
+					t.Fatalf("env %s holds a credential that is not among the credentials", e.Name)
 				}
 			}
 		}

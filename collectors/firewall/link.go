@@ -50,38 +50,52 @@ func (Collector) Link(doc *model.Document) {
 		argsScripts(w, b, img, calls)
 	}
 	doc.Agents = append(doc.Agents, commandAgents(doc.Workloads)...)
+	done := map[string]bool{}
 	for i := range doc.Images {
-		imageDrops(&doc.Images[i], calls)
+		doc.Agents = append(doc.Agents, entrypoint(&doc.Images[i], calls, done)...)
 	}
-	doc.Agents = append(doc.Agents, entrypointAgents(doc.Images, calls)...)
 }
 
-// entrypointAgents are the agents a script of an image's build context,
-// run as the image's entrypoint, starts with approval bypassed (exec claude
-// --dangerously-skip-permissions at the end of entrypoint.sh): they run in
-// the image's containers. A script a Dockerfile does not run is left out:
-// it may be a developer's own command on the host.
-func entrypointAgents(imgs []model.Image, calls map[string]model.Script) []model.Agent {
+// entrypoint reads what an image's entrypoint does, once: the non-root
+// user it hands the work to (ENTRYPOINT ["gosu", "node", …], or exec gosu
+// node "$@" in a script of the build context it runs), and the agents such
+// a script starts with approval bypassed (exec claude
+// --dangerously-skip-permissions), which run in the image's containers. A
+// script a Dockerfile does not run is left out: it may be a developer's own
+// command on the host. The build context is the Dockerfile's directory
+// unless a workload of the scan builds it elsewhere, and then the same
+// script is found there too. done marks the scripts already taken.
+func entrypoint(img *model.Image, calls map[string]model.Script, done map[string]bool) []model.Agent {
+	if img.Entrypoint == nil {
+		return nil
+	}
+	cs, err := shell.Calls([]byte(img.Entrypoint.Value), 1)
+	if err != nil {
+		return nil
+	}
+	if d := shell.DropsTo(cs); d != nil {
+		img.DropsTo = &model.Str{Value: d.User, Loc: img.Entrypoint.Loc}
+	}
 	var out []model.Agent
-	done := map[string]bool{}
-	for i := range imgs {
-		img := &imgs[i]
-		if img.Entrypoint == nil {
-			continue
-		}
-		b := &model.Build{Dockerfile: img.File, Context: path.Dir(img.File)}
-		scripts, _ := shell.ScriptRuns(img.Entrypoint.Value)
-		for _, ref := range scripts {
-			for _, f := range candidates(ref, "", b, img) {
-				s, ok := calls[f]
-				if !ok || done[f] {
-					continue
-				}
-				done[f] = true
-				for _, a := range s.Bypass {
-					a.Context, a.Workload = "script "+f+", the entrypoint of "+img.File, "image:"+img.File
-					out = append(out, a)
-				}
+	b := &model.Build{Dockerfile: img.File, Context: path.Dir(img.File)}
+	scripts, _ := shell.ScriptsOf(cs)
+	for _, ref := range scripts {
+		for _, f := range candidates(ref, "", b, img) {
+			s, ok := calls[f]
+			if !ok {
+				continue
+			}
+			if img.DropsTo == nil && s.DropsTo != nil {
+				d := *s.DropsTo
+				img.DropsTo = &d
+			}
+			if done[f] {
+				continue
+			}
+			done[f] = true
+			for _, a := range s.Bypass {
+				a.Context, a.Workload = "script "+f+", the entrypoint of "+img.File, "image:"+img.File
+				out = append(out, a)
 			}
 		}
 	}

@@ -186,7 +186,7 @@ func Assign(doc *model.Document, sel []Selector, policy string) {
 func vmHosts(ws []model.Workload) {
 	for i := range ws {
 		w := &ws[i]
-		if w.Source != "compose" && w.Source != "kubernetes" || w.Devcontainer != "" || runsAgent(w) {
+		if tool, _ := agentCommand(w); w.Source != "compose" && w.Source != "kubernetes" || w.Devcontainer != "" || tool != "" {
 			continue
 		}
 		for _, d := range w.Devices {
@@ -202,14 +202,19 @@ func vmHosts(ws []model.Workload) {
 	}
 }
 
-// runsAgent: one of the workload's own commands runs an agent CLI.
-func runsAgent(w *model.Workload) bool {
+// agentCommand is the agent CLI the first of the workload's own commands
+// (not one run on the host) starts, with that command's phase; "" when
+// none does.
+func agentCommand(w *model.Workload) (tool, phase string) {
 	for _, c := range w.Commands {
-		if !c.OnHost && agentcli.Runs(c.Text) != "" {
-			return true
+		if c.OnHost {
+			continue
+		}
+		if tool := agentcli.Runs(c.Text); tool != "" {
+			return tool, c.Phase
 		}
 	}
-	return false
+	return "", ""
 }
 
 // reachable marks the container APIs the agent reaches over the network: a
@@ -272,13 +277,8 @@ func decide(w *model.Workload) (string, string) {
 	if why := buildOnly(w); why != "" {
 		return Platform, why
 	}
-	for _, c := range w.Commands {
-		if c.OnHost {
-			continue
-		}
-		if tool := agentcli.Runs(c.Text); tool != "" {
-			return Agent, fmt.Sprintf("it runs the %s agent (%s)", tool, c.Phase)
-		}
+	if tool, phase := agentCommand(w); tool != "" {
+		return Agent, fmt.Sprintf("it runs the %s agent (%s)", tool, phase)
 	}
 	for _, e := range w.Env {
 		if launchesSandboxes(e.Name) {
@@ -315,7 +315,7 @@ func decide(w *model.Workload) (string, string) {
 	if nameRole != "" {
 		return nameRole, nameWhy
 	}
-	if w.Source == "script" && !scriptSaysAgent(w.File) {
+	if w.Source == "script" && !agentcli.NamesAgent(path.Base(w.File)) {
 		return Platform, "a container a script starts that nothing marks as the agent's (no agent CLI, image or name): a tool the script runs"
 	}
 	if w.Source == "kubernetes" {
@@ -347,12 +347,6 @@ func buildOnly(w *model.Workload) string {
 		}
 	}
 	return fmt.Sprintf("only the profile %s starts it: a build definition (compose builds its image, the sandbox runs from it elsewhere)", w.Profiles[0].Value)
-}
-
-// scriptSaysAgent: the name of the script says it starts the agent's
-// sandbox (run-agent.sh, sandbox.sh, claudebox.sh).
-func scriptSaysAgent(file string) bool {
-	return agentcli.NamesAgent(path.Base(file))
 }
 
 // k8sKind reads the object kind from a Kubernetes workload's id

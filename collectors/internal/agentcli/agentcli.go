@@ -216,6 +216,22 @@ var bypassFlags = map[string][]string{
 	"opencode":    {"--auto"},
 }
 
+// BypassFlag recognises an agent CLI started with approval bypassed in
+// one simple command (its words): the tool and the flag as written before
+// any =value; "" and "" when the command starts none so.
+func BypassFlag(words []string) (tool, flag string) {
+	tool, args := Command(words)
+	if tool == "" {
+		return "", ""
+	}
+	for _, a := range args {
+		if f, _, _ := strings.Cut(a, "="); Bypass(tool, f) {
+			return tool, f
+		}
+	}
+	return "", ""
+}
+
 // Bypass reports whether flag (as written, before any =value) makes tool
 // run every action unapproved.
 func Bypass(tool, flag string) bool {
@@ -268,16 +284,11 @@ func AliasBypasses(text string) []AliasBypass {
 				body = strings.TrimSuffix(body, `\`)
 			}
 			for _, words := range Split(body) {
-				tool, args := Command(words)
-				if tool == "" {
+				if tool, _ := Command(words); tool == "" {
 					continue
 				}
-				for _, a := range args {
-					flag, _, _ := strings.Cut(a, "=")
-					if Bypass(tool, flag) {
-						out = append(out, AliasBypass{Name: line[m[2]:m[3]], Tool: tool, Flag: flag, Line: i + 1})
-						break
-					}
+				if tool, flag := BypassFlag(words); tool != "" {
+					out = append(out, AliasBypass{Name: line[m[2]:m[3]], Tool: tool, Flag: flag, Line: i + 1})
 				}
 				break
 			}

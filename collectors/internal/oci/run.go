@@ -145,11 +145,8 @@ func SecurityOpt(w *model.Workload, o *model.Str) {
 		return
 	}
 	w.SecurityOpt = append(w.SecurityOpt, *o)
-	key, val := o.Value, ""
-	if i := strings.IndexAny(o.Value, ":="); i >= 0 {
-		key, val = o.Value[:i], o.Value[i+1:]
-	}
-	switch strings.ToLower(key) {
+	key, val := SplitOpt(o.Value)
+	switch key {
 	case "seccomp":
 		if val == "unconfined" {
 			w.Seccomp = &model.Str{Value: "unconfined", Loc: o.Loc}
